@@ -1,0 +1,93 @@
+/** The scripted provider: a loopback server that speaks the Anthropic Messages API. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { MAX_BODY_BYTES } from "./http-io.js";
+import { BUILT_IN_SCENARIOS } from "./scenarios/index.js";
+import type { Scenario } from "./scenarios/types.js";
+import { DEFAULT_MAX_CONTEXT_TOKENS, ProviderHandler, type Exchange } from "./server.js";
+
+export interface ProviderOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Clock for cache expiry, in milliseconds. */
+  now?: () => number;
+  /** Delay added before every answer, in milliseconds. */
+  latencyMs?: number;
+  /** Minimum cacheable prefix in tokens: one number, or per model (with an optional "default"). */
+  cacheMinTokens?: number | Record<string, number>;
+  maxContextTokens?: number;
+  maxBodyBytes?: number;
+  /** Extra scenarios; one with a built-in's name replaces it. */
+  scenarios?: Scenario[];
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export interface Provider {
+  readonly port: number;
+  /** http://127.0.0.1:PORT */
+  readonly origin: string;
+  /** Base URL for an SDK client: http://127.0.0.1:PORT/s/NAME[/key=value…] */
+  url(scenario?: string, options?: Record<string, string | number | boolean>): string;
+  /** Every exchange so far, in arrival order. */
+  readonly requests: readonly Exchange[];
+  readonly scenarios: readonly Scenario[];
+  /** Forgets recorded exchanges, fault attempt counters and the prompt cache. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startProvider(options: ProviderOptions = {}): Promise<Provider> {
+  const handler = new ProviderHandler({
+    now: options.now ?? Date.now,
+    latencyMs: options.latencyMs ?? 0,
+    cacheMinTokens: options.cacheMinTokens ?? 1024,
+    maxContextTokens: options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS,
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    scenarios: [...BUILT_IN_SCENARIOS, ...(options.scenarios ?? [])],
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+  });
+  const server = createServer((req, res) => void handler.handle(req, res));
+  server.keepAliveTimeout = 5_000;
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host}:${port}`;
+  let closed: Promise<void> | null = null;
+
+  return {
+    port,
+    origin,
+    url(scenario = "echo", opts = {}) {
+      const extra = Object.entries(opts).map(([k, v]) => `/${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+      return `${origin}/s/${encodeURIComponent(scenario)}${extra.join("")}`;
+    },
+    get requests() {
+      return handler.records;
+    },
+    get scenarios() {
+      return handler.scenarioList();
+    },
+    reset: () => handler.reset(),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+export type { Exchange } from "./server.js";
+export type { Scenario, ScenarioContext, ScenarioReply } from "./scenarios/types.js";
+export { BUILT_IN_SCENARIOS, PLANTED_DOCUMENT, WEATHER_CITIES } from "./scenarios/index.js";
+export * as scenarioHelpers from "./scenarios/helpers.js";
+export { ApiError } from "./errors.js";
+export { MESSAGES as VALIDATION_MESSAGES } from "./validate.js";

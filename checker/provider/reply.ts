@@ -1,0 +1,118 @@
+/** Turns a scenario's reply into the API's Message, enforcing stop_sequences and max_tokens. */
+import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import type { CacheUsage } from "./prompt-cache.js";
+import type { ReplyBlock, StopReason } from "./scenarios/types.js";
+import { blockText, countText } from "./tokens.js";
+import { messageId, toolUseId } from "./ids.js";
+import type { MessagesRequest } from "./wire.js";
+
+export type ResponseBlock =
+  | { type: "text"; text: string; citations: null }
+  | { type: "tool_use"; id: string; caller: { type: "direct" }; name: string; input: Record<string, unknown> };
+
+export interface Usage extends CacheUsage {
+  output_tokens: number;
+  service_tier: "standard";
+}
+
+export interface ResponseMessage {
+  id: string;
+  type: "message";
+  role: "assistant";
+  model: string;
+  content: ResponseBlock[];
+  stop_reason: StopReason;
+  stop_sequence: string | null;
+  stop_details: { type: "refusal"; category: null; explanation: string | null } | null;
+  usage: Usage;
+}
+
+interface Shaped {
+  content: ResponseBlock[];
+  stopReason: StopReason;
+  stopSequence: string | null;
+  outputTokens: number;
+}
+
+function materialise(blocks: ReplyBlock[], seed: string): ResponseBlock[] {
+  return blocks.map((block, i) =>
+    block.type === "text"
+      ? { type: "text", text: block.text, citations: null }
+      : { type: "tool_use", id: toolUseId(`${seed}#${i}`), caller: { type: "direct" }, name: block.name, input: block.input },
+  );
+}
+
+/** Cuts the reply at the first stop sequence found in its text. */
+function applyStopSequences(content: ResponseBlock[], sequences: string[] | undefined) {
+  if (!sequences?.length) return null;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i]!;
+    if (block.type !== "text") continue;
+    let best: { at: number; sequence: string } | null = null;
+    for (const sequence of sequences) {
+      const at = sequence === "" ? -1 : block.text.indexOf(sequence);
+      if (at >= 0 && (!best || at < best.at)) best = { at, sequence };
+    }
+    if (best) {
+      const cut: ResponseBlock[] = [...content.slice(0, i), { ...block, text: block.text.slice(0, best.at) }];
+      return { content: cut, sequence: best.sequence };
+    }
+  }
+  return null;
+}
+
+/** Cuts the reply after `limit` output tokens; a tool call that does not fit is dropped. */
+function applyMaxTokens(content: ResponseBlock[], limit: number) {
+  const kept: ResponseBlock[] = [];
+  let used = 0;
+  for (const block of content) {
+    const n = countText(blockText(block));
+    if (used + n <= limit) {
+      kept.push(block);
+      used += n;
+      continue;
+    }
+    if (block.type === "text") kept.push({ ...block, text: decode(encode(block.text).slice(0, limit - used)) });
+    return { content: kept, truncated: true };
+  }
+  return { content: kept, truncated: false };
+}
+
+function shape(blocks: ReplyBlock[], stopReason: StopReason, request: MessagesRequest, seed: string): Shaped {
+  let content = materialise(blocks, seed);
+  let stopSequence: string | null = null;
+  const stopped = applyStopSequences(content, request.stop_sequences);
+  if (stopped) {
+    content = stopped.content;
+    stopSequence = stopped.sequence;
+    stopReason = "stop_sequence";
+  }
+  const limited = applyMaxTokens(content, request.max_tokens);
+  if (limited.truncated) {
+    return { content: limited.content, stopReason: "max_tokens", stopSequence: null, outputTokens: request.max_tokens };
+  }
+  const outputTokens = content.reduce((sum, block) => sum + countText(blockText(block)), 0);
+  return { content, stopReason, stopSequence, outputTokens };
+}
+
+export function buildMessage(
+  reply: { content: ReplyBlock[]; stopReason?: StopReason },
+  request: MessagesRequest,
+  input: CacheUsage,
+  seed: string,
+): ResponseMessage {
+  const hasToolUse = reply.content.some((b) => b.type === "tool_use");
+  const requested = reply.stopReason ?? (hasToolUse ? "tool_use" : "end_turn");
+  const shaped = shape(reply.content, requested, request, seed);
+  return {
+    id: messageId(),
+    type: "message",
+    role: "assistant",
+    model: request.model,
+    content: shaped.content,
+    stop_reason: shaped.stopReason,
+    stop_sequence: shaped.stopSequence,
+    stop_details: shaped.stopReason === "refusal" ? { type: "refusal", category: null, explanation: null } : null,
+    usage: { ...input, output_tokens: shaped.outputTokens, service_tier: "standard" },
+  };
+}

@@ -1,0 +1,47 @@
+import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
+import { loopCycle, loopRepeat, loopStall } from "./loops.js";
+import {
+  capitalWeather,
+  destructive,
+  echo,
+  growing,
+  injection,
+  paused,
+  plan,
+  recover,
+  refusing,
+  runaway,
+  slowTool,
+  truncated,
+  weather,
+} from "./tasks.js";
+import type { Scenario } from "./types.js";
+
+export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
+  echo,
+  weather,
+  capitalWeather,
+  plan,
+  recover,
+  destructive,
+  slowTool,
+  injection,
+  runaway,
+  growing,
+  loopRepeat,
+  loopCycle,
+  loopStall,
+  refusing,
+  truncated,
+  paused,
+  rateLimited,
+  overloaded,
+  serverErrors,
+  badRequest,
+  dropBeforeHeaders,
+  dropMidStream,
+];
+
+export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
+export * from "./helpers.js";
+export type * from "./types.js";

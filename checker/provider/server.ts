@@ -1,0 +1,247 @@
+/** The scripted provider's HTTP handling: routing, auth, validation, scenarios, recording. */
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, type ErrorBody } from "./errors.js";
+import { MAX_BODY_BYTES, readBody, sendJson, sendTruncatedJson } from "./http-io.js";
+import { requestId as newRequestId } from "./ids.js";
+import { PromptCache, type Breakpoint, type CacheUsage } from "./prompt-cache.js";
+import { buildMessage, type ResponseMessage, type Usage } from "./reply.js";
+import { buildContext } from "./scenarios/transcript.js";
+import type { Scenario } from "./scenarios/types.js";
+import { writeStream } from "./sse.js";
+import { countSegments, renderPrompt } from "./tokens.js";
+import { MESSAGES, validateMessagesRequest } from "./validate.js";
+import type { MessagesRequest } from "./wire.js";
+
+export const DEFAULT_SCENARIO = "echo";
+export const DEFAULT_MAX_CONTEXT_TOKENS = 200_000;
+
+/** One request and what the provider did with it. */
+export interface Exchange {
+  seq: number;
+  /** `now()` when the request arrived, in ms. */
+  at: number;
+  /** Wall-clock time taken to answer, in ms. */
+  ms: number;
+  method: string;
+  path: string;
+  endpoint: "messages" | "count_tokens" | "unknown";
+  scenario: string | null;
+  options: Record<string, string>;
+  apiKey: string | null;
+  requestId: string;
+  stream: boolean;
+  /** The parsed JSON body, or the raw text (cut to 2 KB) when it did not parse. */
+  body: unknown;
+  /** 0 when the connection was dropped on purpose. */
+  status: number;
+  outcome: "message" | "count" | "error" | "dropped";
+  response: ResponseMessage | ErrorBody | { input_tokens: number } | null;
+  usage: Usage | null;
+  attempt: number;
+}
+
+export interface HandlerOptions {
+  now: () => number;
+  latencyMs: number;
+  cacheMinTokens: number | Record<string, number>;
+  maxContextTokens: number;
+  maxBodyBytes: number;
+  scenarios: Scenario[];
+  onExchange?: (exchange: Exchange) => void;
+}
+
+interface Route {
+  endpoint: Exchange["endpoint"];
+  scenario: string | null;
+  options: Record<string, string>;
+}
+
+const ROUTE = /^(?:\/s\/([^/]+)((?:\/[^/=]+=[^/]*)*))?\/v1\/messages(\/count_tokens)?\/?$/;
+
+export function parseRoute(rawPath: string): Route {
+  const path = rawPath.split("?")[0]!;
+  const match = ROUTE.exec(path);
+  if (!match) return { endpoint: "unknown", scenario: null, options: {} };
+  const options: Record<string, string> = {};
+  for (const pair of (match[2] ?? "").split("/").filter(Boolean)) {
+    const at = pair.indexOf("=");
+    options[decodeURIComponent(pair.slice(0, at))] = decodeURIComponent(pair.slice(at + 1));
+  }
+  return {
+    endpoint: match[3] ? "count_tokens" : "messages",
+    scenario: match[1] ? decodeURIComponent(match[1]) : DEFAULT_SCENARIO,
+    options,
+  };
+}
+
+function apiKeyOf(req: IncomingMessage): string | null {
+  const key = req.headers["x-api-key"];
+  if (typeof key === "string" && key !== "") return key;
+  const auth = req.headers["authorization"];
+  const bearer = typeof auth === "string" ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined;
+  return bearer ?? null;
+}
+
+/** Segment indices that carry cache_control, plus the automatic one from a top-level cache_control. */
+function breakpointsOf(request: MessagesRequest, segments: ReturnType<typeof renderPrompt>): Breakpoint[] {
+  const points: Breakpoint[] = [];
+  segments.forEach((segment, index) => {
+    if (segment.cacheControl) points.push({ index, ttl: segment.cacheControl.ttl ?? "5m" });
+  });
+  const automatic = request.cache_control;
+  const last = segments.length - 1;
+  if (automatic && last >= 0 && !points.some((p) => p.index === last)) points.push({ index: last, ttl: automatic.ttl ?? "5m" });
+  return points;
+}
+
+export class ProviderHandler {
+  readonly records: Exchange[] = [];
+  readonly cache: PromptCache;
+  private readonly attempts = new Map<string, number>();
+  private readonly scenarios = new Map<string, Scenario>();
+  private seq = 0;
+
+  constructor(private readonly options: HandlerOptions) {
+    this.cache = new PromptCache({ now: options.now, minTokens: options.cacheMinTokens });
+    for (const scenario of options.scenarios) this.scenarios.set(scenario.name, scenario);
+  }
+
+  scenarioList(): Scenario[] {
+    return [...this.scenarios.values()];
+  }
+
+  reset(): void {
+    this.records.length = 0;
+    this.attempts.clear();
+    this.cache.clear();
+  }
+
+  /** Counts how often this exact request (scenario, options, key, body) has arrived. */
+  private nextAttempt(route: Route, apiKey: string, raw: string): number {
+    const fingerprint = createHash("sha256")
+      .update(`${route.scenario}\u0000${JSON.stringify(route.options)}\u0000${apiKey}\u0000`)
+      .update(raw)
+      .digest("hex");
+    const attempt = (this.attempts.get(fingerprint) ?? 0) + 1;
+    this.attempts.set(fingerprint, attempt);
+    return attempt;
+  }
+
+  private countPrompt(request: MessagesRequest) {
+    const segments = renderPrompt(request);
+    const counts = countSegments(segments)!;
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (total > this.options.maxContextTokens) throw new ApiError(400, MESSAGES.promptTooLong(total, this.options.maxContextTokens));
+    return { segments, counts, total };
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = newRequestId();
+    const route = parseRoute(req.url ?? "/");
+    const record: Exchange = {
+      seq: ++this.seq,
+      at: this.options.now(),
+      ms: 0,
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      endpoint: route.endpoint,
+      scenario: route.endpoint === "unknown" ? null : route.scenario,
+      options: route.options,
+      apiKey: apiKeyOf(req),
+      requestId,
+      stream: false,
+      body: null,
+      status: 0,
+      outcome: "error",
+      response: null,
+      usage: null,
+      attempt: 0,
+    };
+    const headers = { "request-id": requestId };
+    const finish = () => {
+      record.ms = performance.now() - started;
+      this.records.push(record);
+      this.options.onExchange?.(record);
+    };
+    const fail = (error: ApiError) => {
+      record.status = error.status;
+      record.outcome = "error";
+      record.response = error.body(requestId);
+      sendJson(res, error.status, record.response, { ...headers, ...error.headers });
+      finish();
+    };
+
+    let raw: string;
+    try {
+      raw = await readBody(req, this.options.maxBodyBytes);
+    } catch (err) {
+      return fail(err instanceof ApiError ? err : new ApiError(400, String(err)));
+    }
+    try {
+      record.body = JSON.parse(raw);
+    } catch (err) {
+      record.body = raw.length > 2048 ? `${raw.slice(0, 2048)}…` : raw;
+      if (route.endpoint !== "unknown") return fail(new ApiError(400, MESSAGES.bodyNotJson((err as Error).message)));
+    }
+    if (this.options.latencyMs > 0) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+
+    try {
+      if (route.endpoint === "unknown" || req.method !== "POST") throw new ApiError(404, `Not found: ${req.method} ${record.path}`);
+      if (!record.apiKey) throw new ApiError(401, "x-api-key header is required");
+      if (!req.headers["anthropic-version"]) throw new ApiError(400, "anthropic-version: header is required");
+      const scenario = this.scenarios.get(route.scenario!);
+      if (!scenario) {
+        throw new ApiError(404, `Unknown scenario "${route.scenario}". Known scenarios: ${[...this.scenarios.keys()].join(", ")}.`);
+      }
+      const request = validateMessagesRequest(record.body, { countOnly: route.endpoint === "count_tokens" });
+      record.stream = request.stream === true;
+
+      if (route.endpoint === "count_tokens") {
+        const { total } = this.countPrompt(request);
+        record.status = 200;
+        record.outcome = "count";
+        record.response = { input_tokens: total };
+        sendJson(res, 200, record.response, headers);
+        return finish();
+      }
+
+      const prompt = this.countPrompt(request);
+      record.attempt = this.nextAttempt(route, record.apiKey, raw);
+      const ctx = buildContext(request, record.attempt, route.options);
+      let reply;
+      try {
+        reply = scenario.reply(ctx);
+      } catch (err) {
+        throw new ApiError(500, `Scenario "${scenario.name}" failed: ${(err as Error).message}`);
+      }
+
+      if (reply.kind === "fault") throw new ApiError(reply.status, reply.message, { ...(reply.type ? { type: reply.type } : {}), headers: reply.headers ?? {} });
+      if (reply.kind === "drop" && reply.when === "before-headers") {
+        record.outcome = "dropped";
+        req.socket.destroy();
+        return finish();
+      }
+
+      const usage: CacheUsage = this.cache.apply(record.apiKey, request.model, prompt.segments, prompt.counts, breakpointsOf(request, prompt.segments));
+      const seed = createHash("sha256").update(JSON.stringify(request.messages)).digest("hex");
+      const message = buildMessage(reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] }, request, usage, seed);
+      record.usage = message.usage;
+      record.response = message;
+      record.status = 200;
+      record.outcome = reply.kind === "drop" ? "dropped" : "message";
+      if (reply.kind === "drop") {
+        if (record.stream) writeStream(res, message, headers, 4);
+        else sendTruncatedJson(res, message, headers);
+        return finish();
+      }
+      if (record.stream) writeStream(res, message, headers);
+      else sendJson(res, 200, message, headers);
+      return finish();
+    } catch (err) {
+      if (err instanceof ApiError) return fail(err);
+      return fail(new ApiError(500, `Internal error in the scripted provider: ${(err as Error).message}`));
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What hidden tests import as "lab:test": the worker's scripted provider, an SDK client
+ * bound to one scenario, and a fake clock. Each session gets its own API key, so its
+ * recorded requests, fault counters and prompt cache are its own even when tests run
+ * side by side.
+ */
+import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
+import { randomUUID } from "node:crypto";
+import { startProvider, type Exchange, type Provider, type ProviderOptions } from "../provider/index.js";
+
+export { PLANTED_DOCUMENT, WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
+
+let shared: Promise<Provider> | null = null;
+
+/** The provider this worker shares between tests (started on first use). */
+export function provider(): Promise<Provider> {
+  shared ??= startProvider();
+  return shared;
+}
+
+/** A provider of the test's own, for tests that need an injected clock or other options. Close it when done. */
+export function privateProvider(options: ProviderOptions): Promise<Provider> {
+  return startProvider(options);
+}
+
+export interface ScenarioSession {
+  /** An SDK client for the scenario; `maxRetries: 0` unless overridden. */
+  client: Anthropic;
+  url: string;
+  apiKey: string;
+  provider: Provider;
+  /** Every exchange this session's API key made, in order. */
+  requests(): Exchange[];
+  /** The /v1/messages exchanges only: each one is a model call that was charged or failed. */
+  calls(): Exchange[];
+  /** The request bodies of the model calls, as the provider received them. */
+  bodies(): Array<Anthropic.MessageCreateParams>;
+}
+
+export interface SessionOptions {
+  /** Options in the scenario URL, e.g. { faults: 3, retryAfter: 7 }. */
+  options?: Record<string, string | number | boolean>;
+  client?: Partial<ClientOptions>;
+  /** Use this provider instead of the worker's shared one. */
+  provider?: Provider;
+}
+
+/** Opens a session on a named scenario of the scripted provider. */
+export async function useScenario(name: string, opts: SessionOptions = {}): Promise<ScenarioSession> {
+  const p = opts.provider ?? (await provider());
+  const apiKey = `lab-${randomUUID()}`;
+  const url = p.url(name, opts.options ?? {});
+  const client = new Anthropic({ baseURL: url, apiKey, maxRetries: 0, ...opts.client });
+  const requests = () => p.requests.filter((r) => r.apiKey === apiKey);
+  const calls = () => requests().filter((r) => r.endpoint === "messages");
+  return {
+    client,
+    url,
+    apiKey,
+    provider: p,
+    requests,
+    calls,
+    bodies: () => calls().map((r) => r.body as Anthropic.MessageCreateParams),
+  };
+}
+
+export interface FakeClock {
+  /** Current fake time in seconds. */
+  now(): number;
+  /** Resolves at once and moves the clock forward; every wait is recorded. */
+  sleep(seconds: number): Promise<void>;
+  /** Every duration passed to `sleep`, in order. */
+  readonly sleeps: number[];
+  advance(seconds: number): void;
+}
+
+/** A clock that never really waits: `sleep` records the duration and advances time. */
+export function fakeClock(start = 0): FakeClock {
+  let t = start;
+  const sleeps: number[] = [];
+  return {
+    now: () => t,
+    sleep(seconds: number) {
+      sleeps.push(seconds);
+      t += seconds;
+      return Promise.resolve();
+    },
+    sleeps,
+    advance(seconds: number) {
+      t += seconds;
+    },
+  };
+}
+
+/** A deterministic stand-in for Math.random (mulberry32). */
+export function seededRandom(seed = 1): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

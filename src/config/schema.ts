@@ -1,0 +1,101 @@
+/** The settings a learner or instructor may put in `lab.config.ts`. */
+export interface LabConfig {
+  /** Folder that holds the learner's exercise files and `.lab/` progress. */
+  workspace: string;
+  /** Command that opens a file in the learner's editor, e.g. "code -g". */
+  editor: string | null;
+  /** Hard wall-clock limit for one test run, in seconds. */
+  timeoutSeconds: number;
+  /** Poll the file system instead of relying on native change events. */
+  poll: boolean;
+  drill: { targetSeconds: number; targetLines: number };
+  provider: { port: number; cacheMinTokens: number };
+}
+
+export interface UserConfig {
+  workspace?: string;
+  editor?: string | null;
+  timeoutSeconds?: number;
+  poll?: boolean;
+  drill?: Partial<LabConfig["drill"]>;
+  provider?: Partial<LabConfig["provider"]>;
+}
+
+export const DEFAULT_CONFIG: LabConfig = {
+  workspace: "./workspace",
+  editor: null,
+  timeoutSeconds: 10,
+  poll: false,
+  drill: { targetSeconds: 600, targetLines: 25 },
+  provider: { port: 4010, cacheMinTokens: 1024 },
+};
+
+type Check = (value: unknown) => string | null;
+
+const positiveNumber: Check = (v) =>
+  typeof v === "number" && Number.isFinite(v) && v > 0 ? null : "must be a positive number";
+const positiveInteger: Check = (v) =>
+  Number.isInteger(v) && (v as number) > 0 ? null : "must be a positive whole number";
+const port: Check = (v) =>
+  Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? null : "must be a port number from 0 to 65535";
+const nonEmptyString: Check = (v) => (typeof v === "string" && v.trim() !== "" ? null : "must be a non-empty string");
+const stringOrNull: Check = (v) => (v === null || nonEmptyString(v) === null ? null : "must be a command string or null");
+const boolean: Check = (v) => (typeof v === "boolean" ? null : "must be true or false");
+
+const FIELDS: Record<string, Check | Record<string, Check>> = {
+  workspace: nonEmptyString,
+  editor: stringOrNull,
+  timeoutSeconds: positiveNumber,
+  poll: boolean,
+  drill: { targetSeconds: positiveInteger, targetLines: positiveInteger },
+  provider: { port, cacheMinTokens: positiveInteger },
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === undefined) return "undefined";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Checks a user config against the schema and fills in defaults; a bad value names the field and the file. */
+export function resolveConfig(user: unknown, file: string): LabConfig {
+  const fail = (field: string, problem: string, value: unknown): never => {
+    throw new ConfigError(`${file}: "${field}" ${problem} (got ${describe(value)}).`);
+  };
+  if (user === undefined || user === null) return structuredClone(DEFAULT_CONFIG);
+  if (!isPlainObject(user)) fail("default export", "must be an object made with defineConfig({...})", user);
+  const input = user as Record<string, unknown>;
+  const out = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(input)) {
+    const rule = FIELDS[key];
+    if (!rule) fail(key, `is not a setting; known settings are ${Object.keys(FIELDS).join(", ")}`, value);
+    if (typeof rule === "function") {
+      const problem = rule(value);
+      if (problem) fail(key, problem, value);
+      out[key] = value;
+      continue;
+    }
+    if (!isPlainObject(value)) fail(key, "must be an object", value);
+    const nested = out[key] as Record<string, unknown>;
+    for (const [sub, subValue] of Object.entries(value as Record<string, unknown>)) {
+      const subRule = (rule as Record<string, Check>)[sub];
+      if (!subRule) fail(`${key}.${sub}`, `is not a setting; known settings are ${Object.keys(rule!).map((k) => `${key}.${k}`).join(", ")}`, subValue);
+      const problem = subRule!(subValue);
+      if (problem) fail(`${key}.${sub}`, problem, subValue);
+      nested[sub] = subValue;
+    }
+  }
+  return out as unknown as LabConfig;
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+// The project's own tests. Hidden exercise tests are run by the checker, never from here.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+    testTimeout: 20_000,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+  },
+});
