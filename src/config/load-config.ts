@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { loadModule, ModuleLoadError } from "./load-module.js";
 import { ConfigError, resolveConfig, type LabConfig } from "./schema.js";
 
 export const CONFIG_FILE = "lab.config.ts";
@@ -28,20 +29,12 @@ export function findConfigFile(from: string): string | null {
 
 const DEFINE_CONFIG_URL = new URL("./index.js", import.meta.url).href;
 
-/** Strips the types from the config and evaluates it; the only import it may use is "harness-lab". */
 async function evaluate(file: string): Promise<unknown> {
-  const source = readFileSync(file, "utf8");
-  const { transformSync } = await import("rolldown/utils");
-  const out = transformSync(file, source, { lang: "ts" });
-  if (out.errors.length > 0) {
-    const first = out.errors[0]!;
-    throw new ConfigError(`${file}: ${first.message}`);
+  try {
+    return (await loadModule(file, { "harness-lab": DEFINE_CONFIG_URL }))["default"];
+  } catch (err) {
+    throw new ConfigError(err instanceof ModuleLoadError ? err.message : `${file}: could not be loaded: ${(err as Error).message}`);
   }
-  const code = out.code.replace(/(from\s*|import\s*\(\s*)(["'])harness-lab\2/g, `$1"${DEFINE_CONFIG_URL}"`);
-  const foreign = /from\s*["'](?!file:)([^"']+)["']/.exec(code);
-  if (foreign) throw new ConfigError(`${file}: may only import "harness-lab" (found "${foreign[1]}").`);
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { default?: unknown };
-  return mod.default;
 }
 
 /** Loads and validates the nearest `lab.config.ts`; defaults apply when there is none. */
@@ -50,12 +43,7 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
   const root = file ? dirname(file) : resolve(cwd);
   let user: unknown;
   if (file) {
-    try {
-      user = await evaluate(file);
-    } catch (err) {
-      if (err instanceof ConfigError) throw err;
-      throw new ConfigError(`${file}: could not be loaded: ${(err as Error).message}`);
-    }
+    user = await evaluate(file);
   }
   const config = resolveConfig(user, file ?? CONFIG_FILE);
   return { config, file, root, workspaceDir: resolve(root, config.workspace) };

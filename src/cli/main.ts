@@ -1,0 +1,24 @@
+import { CommanderError } from "commander";
+import { ConfigError } from "../config/schema.js";
+import { UserError } from "./errors.js";
+import { processIo, writeLine, type Io } from "./io.js";
+import { buildProgram } from "./program.js";
+
+/** Runs the CLI and returns the exit code; nothing below this calls process.exit. */
+export async function main(argv: string[] = process.argv, io: Io = processIo()): Promise<number> {
+  const { program, outcome } = buildProgram(io);
+  try {
+    await program.parseAsync(argv);
+    return outcome.code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help" ? 0 : err.exitCode;
+    }
+    if (err instanceof UserError || err instanceof ConfigError) {
+      writeLine(io.stderr, err.message);
+      return err instanceof UserError ? err.exitCode : 1;
+    }
+    writeLine(io.stderr, `lab: unexpected error: ${(err as Error).stack ?? String(err)}`);
+    return 70;
+  }
+}

@@ -1,0 +1,109 @@
+import { appendFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { startProvider, type Exchange, type Provider, type Scenario } from "../../checker/provider/index.js";
+import { loadConfig } from "../config/load-config.js";
+import { loadModule, ModuleLoadError } from "../config/load-module.js";
+import { UserError } from "../cli/errors.js";
+import { writeLine, type Io } from "../cli/io.js";
+
+export const PROVIDER_MESSAGES = {
+  portInUse: (port: number) => `Port ${port} is already in use; choose another with --port.`,
+  noScenarios: (file: string) => `${file} exports no scenarios: export an array of scenarios as the default export.`,
+  badScenario: (file: string, index: number) =>
+    `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function.`,
+  stopped: "Stopped.",
+} as const;
+
+const SCENARIO_HELPERS_URL = new URL("../../checker/provider/scenarios/helpers.js", import.meta.url).href;
+
+function isScenario(value: unknown): value is Scenario {
+  const s = value as Partial<Scenario> | null;
+  return typeof s?.name === "string" && typeof s.description === "string" && typeof s.reply === "function";
+}
+
+/** Loads a user's scenario file: a default export that is an array (or object) of scenarios. */
+export async function loadScenarioFile(file: string): Promise<Scenario[]> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = await loadModule(file, { "harness-lab/scenarios": SCENARIO_HELPERS_URL });
+  } catch (err) {
+    throw new UserError(err instanceof ModuleLoadError ? err.message : `${file}: could not be loaded: ${(err as Error).message}`);
+  }
+  const exported = mod["default"];
+  const list = Array.isArray(exported) ? exported : exported && typeof exported === "object" ? Object.values(exported) : [];
+  if (list.length === 0) throw new UserError(PROVIDER_MESSAGES.noScenarios(file));
+  list.forEach((s, i) => {
+    if (!isScenario(s)) throw new UserError(PROVIDER_MESSAGES.badScenario(file, i));
+  });
+  return list as Scenario[];
+}
+
+const time = (at: Date) => at.toTimeString().slice(0, 8) + `.${String(at.getMilliseconds()).padStart(3, "0")}`;
+
+/** One line per request, for the terminal. */
+export function describeExchange(x: Exchange): string {
+  const head = `${time(new Date())}  ${x.method} ${x.path}`;
+  const ms = `${x.ms.toFixed(1)} ms`;
+  if (x.outcome === "dropped") return `${head}  connection dropped on purpose  ${ms}`;
+  if (x.outcome === "count") return `${head}  200 count_tokens ${(x.response as { input_tokens: number }).input_tokens}  ${ms}`;
+  if (x.outcome === "error") {
+    const error = (x.response as { error?: { type: string } } | null)?.error;
+    return `${head}  ${x.status} ${error?.type ?? "error"}  ${ms}`;
+  }
+  const u = x.usage!;
+  const stop = (x.response as { stop_reason: string }).stop_reason;
+  return `${head}  200 ${stop}  in ${u.input_tokens} · out ${u.output_tokens} · cache read ${u.cache_read_input_tokens} / write ${u.cache_creation_input_tokens}${x.stream ? " · stream" : ""}  ${ms}`;
+}
+
+function listen(opts: { port: number; cacheMinTokens: number; scenarios: Scenario[]; onExchange: (x: Exchange) => void }) {
+  return startProvider({ port: opts.port, cacheMinTokens: opts.cacheMinTokens, scenarios: opts.scenarios, onExchange: opts.onExchange }).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === "EADDRINUSE") throw new UserError(PROVIDER_MESSAGES.portInUse(opts.port));
+      throw err;
+    },
+  );
+}
+
+/** `lab provider`: serves until Ctrl-C (or `signal` aborts), then closes cleanly. */
+export async function providerCommand(
+  opts: { port?: number; log?: string; scenarios?: string },
+  io: Io,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { config } = await loadConfig(io.cwd);
+  const extra = opts.scenarios ? await loadScenarioFile(resolve(io.cwd, opts.scenarios)) : [];
+  const logFile = opts.log ? resolve(io.cwd, opts.log) : null;
+  const provider: Provider = await listen({
+    port: opts.port ?? config.provider.port,
+    cacheMinTokens: config.provider.cacheMinTokens,
+    scenarios: extra,
+    onExchange(x) {
+      writeLine(io.stdout, describeExchange(x));
+      if (logFile) appendFileSync(logFile, `${JSON.stringify(x)}\n`);
+    },
+  });
+
+  writeLine(io.stdout, `Scripted provider listening on ${provider.origin}`);
+  writeLine(io.stdout, `Point an SDK client at ${provider.origin}/s/<scenario>, for example:`);
+  writeLine(io.stdout, `  new Anthropic({ baseURL: "${provider.url("weather")}", apiKey: "lab" })`);
+  writeLine(io.stdout);
+  writeLine(io.stdout, "Scenarios:");
+  const width = Math.max(...provider.scenarios.map((s) => s.name.length));
+  for (const s of provider.scenarios) writeLine(io.stdout, `  ${s.name.padEnd(width)}  ${s.description}`);
+  writeLine(io.stdout);
+  writeLine(io.stdout, "Press Ctrl-C to stop.");
+
+  await new Promise<void>((resolveStop) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolveStop();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+  await provider.close();
+  writeLine(io.stdout, PROVIDER_MESSAGES.stopped);
+  return 0;
+}
