@@ -8,6 +8,8 @@ import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
 import { randomUUID } from "node:crypto";
 import { startProvider, type Exchange, type Provider, type ProviderOptions } from "../provider/index.js";
 
+export { startProvider };
+
 export { PLANTED_DOCUMENT, WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
 
 let shared: Promise<Provider> | null = null;

@@ -1,0 +1,126 @@
+/** Exercises are data: folders named NN-slug, each described by a validated exercise.json. */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+
+export interface Question {
+  q: string;
+  a: string;
+}
+
+export interface Exercise {
+  /** "04-loop-guard" */
+  id: string;
+  number: number;
+  slug: string;
+  title: string;
+  targetLines: number;
+  tiers: number[];
+  hints: string[];
+  /** Bug id → the one-line mechanism it breaks. */
+  bugs: Record<string, string>;
+  questions: Question[];
+  dir: string;
+  /** The learner's file name in the workspace: "04-loop-guard.ts". */
+  fileName: string;
+  lesson: string;
+  stub: string;
+  hiddenTest: string;
+  solution: string;
+  /** Existing reference files by tier (1: tier1.md, 2: tier2.ts, 3: tier3.ts). */
+  references: Record<number, string>;
+  mutants: { bug: string; file: string }[];
+}
+
+export class ExerciseError extends Error {
+  override name = "ExerciseError";
+}
+
+const FOLDER = /^(\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+const REFERENCE_FILES: Record<number, string> = { 1: "tier1.md", 2: "tier2.ts", 3: "tier3.ts" };
+
+type Raw = Record<string, unknown>;
+
+function field<T>(raw: Raw, folder: string, name: string, ok: (v: unknown) => boolean, what: string): T {
+  const value = raw[name];
+  if (!ok(value)) throw new ExerciseError(`exercises/${folder}/exercise.json: "${name}" ${what}.`);
+  return value as T;
+}
+
+const isString = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
+const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
+
+function parse(dir: string, solutionsDir: string): Exercise {
+  const folder = basename(dir);
+  const match = FOLDER.exec(folder)!;
+  const jsonPath = join(dir, "exercise.json");
+  if (!existsSync(jsonPath)) throw new ExerciseError(`exercises/${folder}: exercise.json is missing.`);
+  let raw: Raw;
+  try {
+    raw = JSON.parse(readFileSync(jsonPath, "utf8")) as Raw;
+  } catch (err) {
+    throw new ExerciseError(`exercises/${folder}/exercise.json: is not valid JSON (${(err as Error).message}).`);
+  }
+  const number = field<number>(raw, folder, "number", (v) => v === Number(match[1]), `must be ${Number(match[1])}, the folder's number`);
+  const slug = field<string>(raw, folder, "slug", (v) => v === match[2], `must be "${match[2]}", the folder's slug`);
+  const title = field<string>(raw, folder, "title", isString, "must be a non-empty string");
+  const targetLines = field<number>(raw, folder, "targetLines", (v) => Number.isInteger(v) && (v as number) > 0, "must be a positive whole number");
+  const tiers = field<number[]>(raw, folder, "tiers", (v) => Array.isArray(v) && v.length > 0 && v.every((t) => t === 1 || t === 2 || t === 3), "must list the tiers present, from 1, 2 and 3");
+  const hints = field<string[]>(raw, folder, "hints", (v) => isStringList(v) && (v as string[]).length > 0, "must be a non-empty list of strings");
+  const bugs = field<Record<string, string>>(raw, folder, "bugs", (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isString), "must map bug ids to one-line descriptions");
+  const questions = field<Question[]>(raw, folder, "questions", (v) => Array.isArray(v) && v.every((q) => isString((q as Raw)?.["q"]) && isString((q as Raw)?.["a"])), 'must be a list of { "q": …, "a": … }');
+
+  const references: Record<number, string> = {};
+  for (const tier of tiers) {
+    const file = join(dir, "reference", REFERENCE_FILES[tier]!);
+    if (!existsSync(file)) throw new ExerciseError(`exercises/${folder}/exercise.json: "tiers" lists ${tier} but reference/${REFERENCE_FILES[tier]} is missing.`);
+    references[tier] = file;
+  }
+  const mutantDir = join(dir, "mutants");
+  const mutants = existsSync(mutantDir)
+    ? readdirSync(mutantDir).filter((f) => f.endsWith(".ts")).sort().map((f) => ({ bug: f.slice(0, -3), file: join(mutantDir, f) }))
+    : [];
+  for (const mutant of mutants) {
+    if (!(mutant.bug in bugs)) throw new ExerciseError(`exercises/${folder}/mutants/${mutant.bug}.ts: "${mutant.bug}" is not a key of "bugs" in exercise.json.`);
+  }
+  const files = { lesson: join(dir, "lesson.md"), stub: join(dir, "stub.ts"), hiddenTest: join(dir, "hidden.test.ts") };
+  for (const [name, file] of Object.entries(files)) {
+    if (!existsSync(file)) throw new ExerciseError(`exercises/${folder}: ${basename(file)} is missing (the ${name}).`);
+  }
+  return {
+    id: folder,
+    number,
+    slug,
+    title,
+    targetLines,
+    tiers,
+    hints,
+    bugs,
+    questions,
+    dir,
+    fileName: `${folder}.ts`,
+    ...files,
+    solution: join(solutionsDir, `${folder}.ts`),
+    references,
+    mutants,
+  };
+}
+
+/** Every exercise under `exercisesDir`, in number order; a bad one names its folder and field. */
+export function loadExercises(exercisesDir: string, solutionsDir: string): Exercise[] {
+  if (!existsSync(exercisesDir)) return [];
+  return readdirSync(exercisesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && FOLDER.test(entry.name))
+    .map((entry) => parse(join(exercisesDir, entry.name), solutionsDir))
+    .sort((a, b) => a.number - b.number);
+}
+
+/** Finds an exercise by number ("4", "04") or folder name. */
+export function findExercise(exercises: Exercise[], key: string): Exercise | undefined {
+  const n = Number(key);
+  return exercises.find((e) => e.id === key || e.slug === key || (Number.isInteger(n) && e.number === n));
+}
+
+/** The test name's "(id bug)" suffix, if it has one. */
+export function bugOfTest(name: string): string | null {
+  return /\(([a-z0-9]+(?:-[a-z0-9]+)*) bug\)\s*$/.exec(name)?.[1] ?? null;
+}

@@ -1,0 +1,160 @@
+/**
+ * A vitest pool whose workers are single-use child processes, like vitest's own "forks",
+ * with two differences that matter here:
+ *  - a spare process is forked ahead of time with the SDK and the tokenizer already
+ *    loaded, so a rerun after a save does not pay Node's start-up;
+ *  - a watchdog kills a worker (and anything it spawned) when its run passes the time
+ *    limit, so `while (true) {}` in learner code costs that run only.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
+import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
+
+export const POOL_NAME = "lab-forks";
+
+export interface Watchdog {
+  /** A worker began running these test files; `kill` stops it for good. */
+  started(files: string[], kill: () => void): void;
+  /** The worker is gone or done with these files. */
+  finished(files: string[]): void;
+}
+
+interface SpawnSpec {
+  entrypoint: string;
+  execArgv: string[];
+  env: Partial<NodeJS.ProcessEnv>;
+}
+
+function spawnWorker(spec: SpawnSpec, preload: string): ChildProcess {
+  return fork(spec.entrypoint, [], {
+    env: spec.env as NodeJS.ProcessEnv,
+    execArgv: [...spec.execArgv, `--import=${preload}`],
+    stdio: "pipe",
+    serialization: "advanced",
+    // Its own process group, so a kill also reaches whatever learner code spawned.
+    detached: true,
+  });
+}
+
+export function killTree(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/** Keeps at most one ready process per spawn spec. */
+export class SpareProcesses {
+  private readonly spares = new Map<string, ChildProcess>();
+  private closed = false;
+
+  /** `env`, when given, replaces the inherited environment (vitest's own variables are kept). */
+  constructor(
+    private readonly preload: string,
+    private readonly env?: Record<string, string>,
+  ) {}
+
+  /** The spawn spec for a worker, with the environment replaced when the runner asked for that. */
+  specFor(options: PoolOptions): SpawnSpec {
+    const entrypoint = resolve(options.distPath, "workers/forks.js");
+    if (!this.env) return { entrypoint, execArgv: options.execArgv, env: options.env };
+    const vitestOwn = Object.fromEntries(Object.entries(options.env).filter(([k]) => /^(VITEST|TEST$|NODE_ENV$|FORCE_TTY$)/.test(k)));
+    return { entrypoint, execArgv: options.execArgv, env: { ...this.env, ...vitestOwn } };
+  }
+
+  take(spec: SpawnSpec): ChildProcess {
+    const key = JSON.stringify(spec);
+    const spare = this.spares.get(key);
+    this.spares.delete(key);
+    if (spare && spare.exitCode === null && spare.signalCode === null) return spare;
+    return spawnWorker(spec, this.preload);
+  }
+
+  refill(spec: SpawnSpec): void {
+    const key = JSON.stringify(spec);
+    if (this.closed || this.spares.has(key)) return;
+    const child = spawnWorker(spec, this.preload);
+    child.stdout?.resume();
+    child.stderr?.resume();
+    child.once("exit", () => {
+      if (this.spares.get(key) === child) this.spares.delete(key);
+    });
+    this.spares.set(key, child);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const child of this.spares.values()) killTree(child);
+    this.spares.clear();
+  }
+}
+
+class LabForkWorker implements PoolWorker {
+  readonly name = POOL_NAME;
+  readonly cacheFs = true;
+  private child: ChildProcess | undefined;
+  private running: string[] = [];
+  private readonly spec: SpawnSpec;
+
+  constructor(
+    private readonly options: PoolOptions,
+    private readonly spares: SpareProcesses,
+    private readonly watchdog: Watchdog,
+  ) {
+    this.spec = spares.specFor(options);
+  }
+
+  private get process(): ChildProcess {
+    if (!this.child) throw new Error("The lab worker process was already stopped.");
+    return this.child;
+  }
+
+  on(event: string, callback: (arg: any) => void): void {
+    this.process.on(event, callback);
+  }
+
+  off(event: string, callback: (arg: any) => void): void {
+    this.process.off(event, callback);
+  }
+
+  send(message: WorkerRequest): void {
+    if (message.type === "run" || message.type === "collect") {
+      this.running = message.context.files.map((f) => f.filepath);
+      const child = this.process;
+      this.watchdog.started(this.running, () => killTree(child));
+    }
+    this.process.send(message);
+  }
+
+  deserialize(data: unknown): unknown {
+    const message = data as { __vitest_worker_response__?: boolean; type?: string };
+    if (message?.__vitest_worker_response__ && message.type === "testfileFinished") this.watchdog.finished(this.running);
+    return data;
+  }
+
+  async start(): Promise<void> {
+    const child = (this.child = this.spares.take(this.spec));
+    const logger = this.options.project.vitest.logger;
+    child.stdout?.pipe(logger.outputStream, { end: false });
+    child.stderr?.pipe(logger.errorStream, { end: false });
+    child.once("exit", () => this.watchdog.finished(this.running));
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    const exited = new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once("exit", () => done())));
+    // The worker has already reported and acknowledged "stop"; take its whole group down.
+    killTree(child);
+    await exited;
+    // Ready the next run's process now, while the learner reads the result.
+    this.spares.refill(this.spec);
+  }
+}
+
+export function labPool(spares: SpareProcesses, watchdog: Watchdog): PoolRunnerInitializer {
+  return { name: POOL_NAME, createPoolWorker: (options) => new LabForkWorker(options, spares, watchdog) };
+}

@@ -1,0 +1,102 @@
+/** Maps vitest's view of a finished test file onto the runner's result types. */
+import { readFileSync } from "node:fs";
+import type { TestCase, TestModule } from "vitest/node";
+import { bugOfTest, type Exercise } from "./exercises.js";
+import { RUN_MESSAGES, type FileError, type TestOutcome } from "./result.js";
+import type { Binding } from "./runner.js";
+
+type ErrorLike = {
+  message?: string;
+  name?: string;
+  stack?: string;
+  expected?: unknown;
+  actual?: unknown;
+  frame?: string;
+  __vitest_rollup_error__?: { plugin?: string; id?: string };
+};
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+const plain = (s: unknown) => String(s ?? "").replace(ANSI, "");
+const firstLine = (s: string) => s.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+
+function bugFor(name: string, exercise: Exercise): TestOutcome["bug"] {
+  const id = bugOfTest(name);
+  return id ? { id, summary: exercise.bugs[id] ?? "" } : null;
+}
+
+export function outcomeOf(test: TestCase, exercise: Exercise): TestOutcome {
+  const result = test.result();
+  const ms = test.diagnostic()?.duration ?? 0;
+  const state = result.state === "passed" ? "passed" : result.state === "failed" ? "failed" : result.state === "skipped" ? "skipped" : "not-run";
+  const error = (result.errors?.[0] ?? null) as ErrorLike | null;
+  const failure = error
+    ? {
+        message: plain(error.message) || plain(error.name) || "The test failed.",
+        ...(error.expected !== undefined ? { expected: plain(error.expected) } : {}),
+        ...(error.actual !== undefined ? { received: plain(error.actual) } : {}),
+      }
+    : null;
+  return { name: test.name, state, ms, failure, bug: bugFor(test.name, exercise) };
+}
+
+/** Results per test, in file order; a test that never reported is "not-run". */
+export function collectOutcome(binding: Binding, module: TestModule | undefined): TestOutcome[] {
+  if (!module) return [...binding.tests.values()];
+  return [...module.children.allTests()].map((test) => binding.tests.get(test.id) ?? outcomeOf(test, binding.exercise));
+}
+
+function codeLineAt(file: string, line: number): string | undefined {
+  try {
+    return readFileSync(file, "utf8").split("\n")[line - 1]?.trimEnd();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `file:line:col` from an error's stack, for a frame inside `file`. */
+function locationIn(stack: string, file: string): { line: number; column: number } | null {
+  for (const line of stack.split("\n")) {
+    const at = line.indexOf(file);
+    if (at < 0) continue;
+    const match = /:(\d+):(\d+)\)?\s*$/.exec(line.slice(at + file.length));
+    if (match) return { line: Number(match[1]), column: Number(match[2]) };
+  }
+  return null;
+}
+
+/** A problem with the file as a whole: it did not parse, or it threw while loading. */
+export function fileErrorOf(binding: Binding, module: TestModule | undefined): FileError | null {
+  const error = module?.errors()[0] as ErrorLike | undefined;
+  if (!error) return null;
+  const message = plain(error.message);
+  const file = binding.implFile;
+  const transform = error.__vitest_rollup_error__;
+  if (transform || message.startsWith("Transform failed")) {
+    const at = /:(\d+):(\d+)\s*\]/.exec(message);
+    const detail = /\[[A-Z_]+\]\s*(.+)/.exec(message)?.[1]?.trim() ?? firstLine(message);
+    const where = transform?.id ?? file;
+    if (at) {
+      const line = Number(at[1]);
+      const column = Number(at[2]);
+      const codeLine = codeLineAt(where, line);
+      return { kind: "syntax", message: RUN_MESSAGES.syntax(where, line, column, detail), file: where, line, column, ...(codeLine !== undefined ? { codeLine } : {}) };
+    }
+    return { kind: "syntax", message: `Syntax error in ${where}: ${detail}`, file: where };
+  }
+  const where = locationIn(plain(error.stack), file);
+  const codeLine = where ? codeLineAt(file, where.line) : undefined;
+  return {
+    kind: "import",
+    message: RUN_MESSAGES.importFailed(firstLine(message)),
+    file,
+    ...(where ? where : {}),
+    ...(codeLine !== undefined ? { codeLine } : {}),
+  };
+}
+
+export function unhandledErrorOf(error: unknown): FileError {
+  const e = error as ErrorLike;
+  const message = firstLine(plain(e?.message ?? error));
+  if (/Worker exited unexpectedly|emitted error/.test(message)) return { kind: "crash", message: RUN_MESSAGES.crashed(message) };
+  return { kind: "unhandled", message: `An error escaped the tests: ${message}` };
+}

@@ -1,0 +1,209 @@
+/**
+ * Runs an exercise's hidden tests against any implementation file on one warm vitest.
+ * The test imports "lab:impl"; a plugin resolves it, per test file, to the file bound
+ * for this run, so the test is never edited. Learner code only ever runs in the pool's
+ * child processes, never in this one.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { createVitest, type TestModule, type Vitest } from "vitest/node";
+import { labPaths } from "../paths.js";
+import type { Exercise } from "./exercises.js";
+import { bindingPlugin } from "./binding-plugin.js";
+import { labPool, SpareProcesses, type Watchdog } from "./lab-pool.js";
+import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
+import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult, type TestOutcome } from "./result.js";
+import { runReporter } from "./run-reporter.js";
+
+export interface RunnerOptions {
+  /** Hard wall-clock limit for one run, in seconds. */
+  timeoutSeconds?: number;
+  /** How many runs may execute at once in `runMany`. */
+  maxWorkers?: number;
+  /** The whole environment of the worker processes; by default they inherit this process's. */
+  env?: Record<string, string>;
+  /** Extra Node flags for the worker processes, e.g. a memory limit. */
+  execArgv?: string[];
+  /** Where console output of learner code goes; discarded by default. */
+  output?: NodeJS.WritableStream;
+}
+
+export interface RunRequest {
+  exercise: Exercise;
+  implFile: string;
+}
+
+/** What the runner knows about one test file while it runs. */
+export interface Binding {
+  exercise: Exercise;
+  implFile: string;
+  testFile: string;
+  listener: RunListener | undefined;
+  tests: Map<string, TestOutcome>;
+  timedOut: boolean;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Per-test timeout: hidden tests never wait on real time, so a test that takes 2 s is hung. */
+const TEST_TIMEOUT_MS = 2_000;
+
+export class Runner {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly bindings: Map<string, Binding>,
+    private readonly vitest: Vitest,
+    private readonly spares: SpareProcesses,
+    private readonly timeoutSeconds: number,
+    private readonly scratch: string,
+  ) {}
+
+  static async create(options: RunnerOptions = {}): Promise<Runner> {
+    const paths = labPaths();
+    const timeoutSeconds = options.timeoutSeconds ?? 10;
+    const spares = new SpareProcesses(paths.preload, options.env);
+    const bindings = new Map<string, Binding>();
+    const watchdog: Watchdog = {
+      started(files, kill) {
+        for (const file of files) {
+          const binding = bindings.get(file);
+          if (!binding) continue;
+          binding.timer = setTimeout(() => {
+            binding.timedOut = true;
+            kill();
+          }, timeoutSeconds * 1000);
+        }
+      },
+      finished(files) {
+        for (const file of files) {
+          const binding = bindings.get(file);
+          if (binding?.timer) clearTimeout(binding.timer);
+          if (binding) binding.timer = null;
+        }
+      },
+    };
+    const sink = options.output ?? new PassThrough().resume();
+    const vitest = await createVitest(
+      "test",
+      {
+        config: false,
+        root: paths.root,
+        watch: false,
+        pool: labPool(spares, watchdog),
+        maxWorkers: options.maxWorkers ?? 1,
+        isolate: true,
+        fileParallelism: true,
+        testTimeout: TEST_TIMEOUT_MS,
+        hookTimeout: TEST_TIMEOUT_MS,
+        teardownTimeout: 1_000,
+        reporters: [runReporter(bindings)],
+        execArgv: options.execArgv ?? [],
+        server: { deps: { external: [/\/dist\/checker\//, /node_modules/] } },
+        passWithNoTests: true,
+        includeTaskLocation: true,
+        printConsoleTrace: false,
+      },
+      {
+        plugins: [bindingPlugin(bindings, paths.labTest)],
+        server: { watch: null },
+        logLevel: "silent",
+        cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
+      },
+      { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
+    );
+    return new Runner(bindings, vitest, spares, timeoutSeconds, mkdtempSync(join(tmpdir(), "lab-run-")));
+  }
+
+  /** One run of one exercise's hidden tests against `implFile`. Runs are queued, never overlapped. */
+  run(request: RunRequest, listener?: RunListener): Promise<RunResult> {
+    return this.enqueue(async () => (await this.execute([{ ...request, listener, copy: false }]))[0]!);
+  }
+
+  /** Several runs at once (up to maxWorkers in parallel), each on a private copy of its hidden test. */
+  runMany(requests: RunRequest[], listener?: (index: number) => RunListener | undefined): Promise<RunResult[]> {
+    return this.enqueue(() => this.execute(requests.map((r, i) => ({ ...r, listener: listener?.(i), copy: true }))));
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("The runner is closed."));
+    const next = this.queue.then(job, job);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async execute(requests: (RunRequest & { listener: RunListener | undefined; copy: boolean })[]): Promise<RunResult[]> {
+    const started = performance.now();
+    const batch: Binding[] = requests.map((request, i) => {
+      let testFile = realpathSync(request.exercise.hiddenTest);
+      if (request.copy) {
+        const dir = join(this.scratch, `${i}-${request.exercise.id}`);
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir, { recursive: true });
+        testFile = join(dir, "hidden.test.ts");
+        copyFileSync(request.exercise.hiddenTest, testFile);
+      }
+      return {
+        exercise: request.exercise,
+        implFile: realpathSync(request.implFile),
+        testFile,
+        listener: request.listener,
+        tests: new Map(),
+        timedOut: false,
+        timer: null,
+      };
+    });
+    const project = this.vitest.getRootProject();
+    for (const binding of batch) {
+      this.bindings.set(binding.testFile, binding);
+      this.vitest.invalidateFile(binding.implFile);
+      this.vitest.invalidateFile(binding.testFile);
+      binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
+    }
+    try {
+      const specs = batch.map((b) => project.createSpecification(b.testFile));
+      const outcome = await this.vitest.rerunTestSpecifications(specs, false);
+      const unhandled = outcome.unhandledErrors.map(unhandledErrorOf);
+      return batch.map((binding) => {
+        const module = outcome.testModules.find((m: TestModule) => m.moduleId === binding.testFile);
+        const result = this.resultOf(binding, module, unhandled, performance.now() - started);
+        binding.listener?.({ type: "run-finished", result });
+        return result;
+      });
+    } finally {
+      for (const binding of batch) {
+        if (binding.timer) clearTimeout(binding.timer);
+        this.bindings.delete(binding.testFile);
+      }
+    }
+  }
+
+  private resultOf(binding: Binding, module: TestModule | undefined, unhandled: FileError[], ms: number): RunResult {
+    const tests = collectOutcome(binding, module);
+    let error: FileError | null = null;
+    if (binding.timedOut) {
+      error = { kind: "timeout", message: RUN_MESSAGES.timeout(this.timeoutSeconds) };
+      for (const test of tests) {
+        if (test.state !== "passed" && test.state !== "failed") {
+          test.state = "not-run";
+          test.failure = { message: RUN_MESSAGES.notRun(this.timeoutSeconds) };
+        }
+      }
+    } else {
+      error = fileErrorOf(binding, module) ?? unhandled[0] ?? null;
+    }
+    if (error) binding.listener?.({ type: "file-error", error });
+    return summarise(binding.exercise.id, binding.implFile, tests, error, ms);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    this.spares.close();
+    await this.vitest.close();
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}
