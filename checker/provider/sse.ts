@@ -65,11 +65,11 @@ export function streamEvents(message: ResponseMessage): Event[] {
 export function writeStream(res: ServerResponse, message: ResponseMessage, headers: Record<string, string>, dropAfter?: number) {
   res.writeHead(200, { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   const events = streamEvents(message);
-  const count = dropAfter === undefined ? events.length : Math.min(dropAfter, events.length - 1);
-  for (const event of events.slice(0, count)) res.write(frame(event));
-  if (dropAfter !== undefined) {
-    res.socket?.destroy();
+  if (dropAfter === undefined) {
+    res.end(events.map(frame).join(""));
     return;
   }
-  res.end();
+  const sent = events.slice(0, Math.min(dropAfter, events.length - 1)).map(frame).join("");
+  // Cut only once the head and the first events are on the wire, or the client sees a drop before headers.
+  res.write(sent, () => res.socket?.destroy());
 }
