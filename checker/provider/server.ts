@@ -179,16 +179,17 @@ export class ProviderHandler {
     } catch (err) {
       return fail(err instanceof ApiError ? err : new ApiError(400, String(err)));
     }
+    const routed = route.endpoint !== "unknown" && req.method === "POST";
     try {
       record.body = JSON.parse(raw);
     } catch (err) {
       record.body = raw.length > 2048 ? `${raw.slice(0, 2048)}…` : raw;
-      if (route.endpoint !== "unknown") return fail(new ApiError(400, MESSAGES.bodyNotJson((err as Error).message)));
+      if (routed) return fail(new ApiError(400, MESSAGES.bodyNotJson((err as Error).message)));
     }
     if (this.options.latencyMs > 0) await new Promise((r) => setTimeout(r, this.options.latencyMs));
 
     try {
-      if (route.endpoint === "unknown" || req.method !== "POST") throw new ApiError(404, `Not found: ${req.method} ${record.path}`);
+      if (!routed) throw new ApiError(404, `Not found: ${req.method} ${record.path}`);
       if (!record.apiKey) throw new ApiError(401, "x-api-key header is required");
       if (!req.headers["anthropic-version"]) throw new ApiError(400, "anthropic-version: header is required");
       const scenario = this.scenarios.get(route.scenario!);
