@@ -1,0 +1,183 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { describe, expect, test } from "vitest";
+import { agent, type Dispatch } from "lab:impl";
+import { useScenario, WEATHER_CITIES, type ScenarioSession } from "lab:test";
+
+type Param = Anthropic.MessageParam;
+type Block = Anthropic.ContentBlockParam;
+
+const CAPITAL_TOOLS: Anthropic.Tool[] = [
+  {
+    name: "get_capital",
+    description: "The capital city of a country.",
+    input_schema: { type: "object", properties: { country: { type: "string" } }, required: ["country"] },
+  },
+  {
+    name: "get_weather",
+    description: "Current weather in a city.",
+    input_schema: { type: "object", properties: { city: { type: "string" }, day: { type: "string" } }, required: ["city"] },
+  },
+];
+const WEATHER_TOOLS = CAPITAL_TOOLS.slice(1);
+const LIST_FILES: Anthropic.Tool[] = [
+  { name: "list_files", description: "Lists the files in the workspace.", input_schema: { type: "object", properties: {} } },
+];
+
+/** More model calls than any test here needs: a loop with no cap is cut off by the network, not by the test timeout. */
+const FUSE = 40;
+
+function fusedFetch(limit: number): typeof fetch {
+  let made = 0;
+  return (input, init) => (++made > limit ? Promise.reject(new Error("test fuse: too many model calls")) : fetch(input, init));
+}
+
+function open(scenario: string): Promise<ScenarioSession> {
+  return useScenario(scenario, { client: { fetch: fusedFetch(FUSE) } });
+}
+
+const blocksOf = (message: Param): Block[] =>
+  typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+
+function resultText(block: Anthropic.ToolResultBlockParam): string {
+  if (block.content === undefined) return "";
+  if (typeof block.content === "string") return block.content;
+  return block.content.map((part) => ("text" in part ? part.text : "")).join("\n");
+}
+
+/** Every tool_result block the harness sent, in the last (fullest) request. */
+function sentResults(session: ScenarioSession): Anthropic.ToolResultBlockParam[] {
+  const last = session.bodies().at(-1);
+  return (last?.messages ?? []).flatMap(blocksOf).filter((b): b is Anthropic.ToolResultBlockParam => b.type === "tool_result");
+}
+
+/**
+ * The shape the API requires and the chapter insists on: each assistant turn that asks
+ * for tools is followed by exactly ONE user message, and that message answers every id.
+ */
+function expectOneResultMessagePerTurn(messages: Param[]): void {
+  messages.forEach((message, i) => {
+    if (message.role !== "assistant") return;
+    const asked = blocksOf(message).filter((b) => b.type === "tool_use").map((b) => (b as Anthropic.ToolUseBlockParam).id);
+    if (asked.length === 0) return;
+    const next = messages[i + 1];
+    expect(next?.role, `message ${i + 1} should carry the results of message ${i}`).toBe("user");
+    const answered = blocksOf(next!)
+      .filter((b): b is Anthropic.ToolResultBlockParam => b.type === "tool_result")
+      .map((b) => b.tool_use_id);
+    expect([...answered].sort(), `message ${i + 1} should answer every tool_use id of message ${i}`).toEqual([...asked].sort());
+    expect(messages[i + 2]?.role, `results of message ${i} continue in a second user message`).not.toBe("user");
+  });
+}
+
+describe("01 tool loop", () => {
+  test("capital → weather: tools run in order with the model's arguments, and the answer quotes their results (text-only-history bug)", async () => {
+    const session = await open("capital-weather");
+    const ran: Array<[string, Record<string, unknown>]> = [];
+    const dispatch: Dispatch = (name, input) => {
+      ran.push([name, input]);
+      return name === "get_capital" ? "Tokyo" : "18C, light rain";
+    };
+
+    const answer = await agent(session.client, "What is the weather in the capital of Japan?", CAPITAL_TOOLS, dispatch);
+
+    expect(ran).toEqual([
+      ["get_capital", { country: "Japan" }],
+      ["get_weather", { city: "Tokyo" }],
+    ]);
+    expect(answer).toContain("Tokyo");
+    expect(answer).toContain("18C, light rain");
+    expect(session.calls()).toHaveLength(3);
+    const last = session.bodies().at(-1)!;
+    expect(last.messages.filter((m) => m.role === "assistant")).toHaveLength(2);
+    expectOneResultMessagePerTurn(last.messages);
+  });
+
+  test("parallel calls are answered in ONE user message, every id, in 3 model calls (split-results bug)", async () => {
+    const session = await open("weather");
+    const dispatch: Dispatch = (_name, input) => `${String(input["city"])} ${String(input["day"] ?? "today")}: 21C, clear`;
+
+    const answer = await agent(session.client, "What is the weather in Paris, Tokyo and Lima, today and tomorrow?", WEATHER_TOOLS, dispatch);
+
+    const messages = session.bodies().at(-1)!.messages;
+    const asked = messages.filter((m) => m.role === "assistant").flatMap(blocksOf).filter((b) => b.type === "tool_use");
+    const carriers = messages.filter((m) => m.role === "user" && blocksOf(m).some((b) => b.type === "tool_result"));
+    expect(asked, "tool_use blocks the model asked for").toHaveLength(6);
+    expect(carriers, "user messages that carried results back").toHaveLength(2);
+    expectOneResultMessagePerTurn(messages);
+    // Split results teach the model to ask one tool per turn: every extra round trip shows here.
+    expect(session.calls(), "model calls").toHaveLength(3);
+    for (const city of WEATHER_CITIES) expect(answer).toContain(`${city} tomorrow: 21C, clear`);
+  });
+
+  test("a tool that returns nothing still gets a tool_result for its id (skip-empty-result bug)", async () => {
+    const session = await open("weather");
+    const dispatch: Dispatch = (_name, input) => (input["city"] === "Lima" ? "" : "12C, fog");
+
+    const answer = await agent(session.client, "Weather in Paris, Tokyo and Lima, please.", WEATHER_TOOLS, dispatch);
+
+    expect(typeof answer).toBe("string");
+    expect(answer).toContain("Paris: 12C, fog today");
+    expectOneResultMessagePerTurn(session.bodies().at(-1)!.messages);
+    expect(sentResults(session)).toHaveLength(6);
+  });
+
+  test("a tool that throws reaches the model as is_error with its message, and the run finishes (tool-error-escapes bug)", async () => {
+    const session = await open("capital-weather");
+    const dispatch: Dispatch = (name) => {
+      if (name === "get_weather") throw new Error("forecast service timed out for Paris");
+      return "Paris";
+    };
+
+    const answer = await agent(session.client, "What is the weather in the capital of France?", CAPITAL_TOOLS, dispatch);
+
+    const failed = sentResults(session).filter((r) => r.is_error === true);
+    expect(failed, "tool_result blocks sent with is_error: true").toHaveLength(1);
+    expect(resultText(failed[0]!)).toContain("forecast service timed out for Paris");
+    // The scripted model quotes the error it was shown, so the answer proves it arrived.
+    expect(answer).toContain("forecast service timed out for Paris");
+  });
+
+  test("a reply cut off at max_tokens throws instead of passing for an answer (truncation-as-answer bug)", async () => {
+    const session = await open("truncated");
+    const outcome = agent(session.client, "Write the whole report.", LIST_FILES, () => "", { maxTokens: 200 });
+
+    await expect(outcome).rejects.toThrow(Error);
+    expect(session.calls()[0]?.response).toMatchObject({ stop_reason: "max_tokens" });
+  });
+
+  test("a refusal with empty content returns a short decline, not a crash (refusal-crash bug)", async () => {
+    const session = await open("refusal");
+
+    const answer = await agent(session.client, "Help me with something you will not do.", LIST_FILES, () => "");
+
+    expect(typeof answer).toBe("string");
+    expect(answer.trim().length).toBeGreaterThan(0);
+    expect(session.calls()).toHaveLength(1);
+  });
+
+  test("a model that never stops is halted with an Error after exactly 12 model calls (no-step-cap bug)", async () => {
+    const session = await open("runaway");
+
+    const error = await agent(session.client, "Tidy up the workspace.", LIST_FILES, () => "notes.txt\nreport.md").then(
+      () => null,
+      (err: unknown) => err,
+    );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error, "the cap is the harness's own error, not a failed request").not.toBeInstanceOf(Anthropic.APIError);
+    expect(session.calls()).toHaveLength(12);
+  });
+
+  test("maxSteps sets the cap: 3 means exactly 3 model calls, then an Error (no-step-cap bug)", async () => {
+    const session = await open("runaway");
+
+    const error = await agent(session.client, "Tidy up the workspace.", LIST_FILES, () => "notes.txt", { maxSteps: 3 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(Anthropic.APIError);
+    expect(session.calls()).toHaveLength(3);
+  });
+});
