@@ -1,4 +1,5 @@
 import { CommanderError } from "commander";
+import { ExerciseError } from "../../checker/run/exercises.js";
 import { ConfigError } from "../config/schema.js";
 import { UserError } from "./errors.js";
 import { processIo, writeLine, type Io } from "./io.js";
@@ -14,7 +15,7 @@ export async function main(argv: string[] = process.argv, io: Io = processIo()):
     if (err instanceof CommanderError) {
       return err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help" ? 0 : err.exitCode;
     }
-    if (err instanceof UserError || err instanceof ConfigError) {
+    if (err instanceof UserError || err instanceof ConfigError || err instanceof ExerciseError) {
       writeLine(io.stderr, err.message);
       return err instanceof UserError ? err.exitCode : 1;
     }

@@ -7,6 +7,7 @@ export interface Outcome {
 
 const EXAMPLES = `
 Examples:
+  $ lab check 1                     run exercise 1's hidden tests on your file once
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
 `;
 
@@ -25,6 +26,17 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .addHelpText("after", EXAMPLES)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  program
+    .command("check <exercise>")
+    .description("run an exercise's hidden tests once, without the screen")
+    .option("--file <file>", "test this file instead of your workspace file")
+    .option("--json", "print the whole result as JSON")
+    .addHelpText("after", "\nExample:\n  $ lab check 1 --file solutions/01-tool-loop.ts\n")
+    .action(async (key: string, opts: { file?: string; json?: boolean }) => {
+      const { checkCommand } = await import("../commands/check.js");
+      outcome.code = await checkCommand(key, opts, io);
+    });
 
   program
     .command("provider")

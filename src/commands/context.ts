@@ -1,0 +1,46 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { labPaths } from "../../checker/paths.js";
+import { findExercise, loadExercises, type Exercise } from "../../checker/run/exercises.js";
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { UserError } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+
+export const CONTEXT_MESSAGES = {
+  noSuchExercise: (key: string, count: number) =>
+    count === 0 ? `There are no exercises yet, so there is no exercise ${key}.` : `There is no exercise ${key}; run lab list to see all ${count}.`,
+  noWorkspaceFile: (file: string, n: number) => `There is no file at ${file} yet: run lab start ${n} first to create it.`,
+  noFile: (file: string) => `There is no file at ${file}.`,
+} as const;
+
+/** Everything a command needs to know about where things are; tests pass fixture folders. */
+export interface LabContext {
+  config: LoadedConfig;
+  exercises: Exercise[];
+  paths: { root: string; exercises: string; solutions: string };
+}
+
+export async function loadContext(io: Io, paths: LabContext["paths"] = labPaths()): Promise<LabContext> {
+  const config = await loadConfig(io.cwd);
+  return { config, exercises: loadExercises(paths.exercises, paths.solutions), paths };
+}
+
+export function exerciseOrFail(ctx: LabContext, key: string): Exercise {
+  const exercise = findExercise(ctx.exercises, key);
+  if (!exercise) throw new UserError(CONTEXT_MESSAGES.noSuchExercise(key, ctx.exercises.length));
+  return exercise;
+}
+
+export const workspaceFile = (ctx: LabContext, exercise: Exercise) => resolve(ctx.config.workspaceDir, exercise.fileName);
+
+/** The file to test: --file when given, else the learner's workspace file, which must exist. */
+export function implFileOrFail(ctx: LabContext, io: Io, exercise: Exercise, file?: string): string {
+  if (file) {
+    const path = resolve(io.cwd, file);
+    if (!existsSync(path)) throw new UserError(CONTEXT_MESSAGES.noFile(path));
+    return path;
+  }
+  const path = workspaceFile(ctx, exercise);
+  if (!existsSync(path)) throw new UserError(CONTEXT_MESSAGES.noWorkspaceFile(path, exercise.number));
+  return path;
+}
