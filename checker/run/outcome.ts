@@ -1,5 +1,6 @@
 /** Maps vitest's view of a finished test file onto the runner's result types. */
 import { readFileSync } from "node:fs";
+import { inspect } from "node:util";
 import type { TestCase, TestModule } from "vitest/node";
 import { bugOfTest, type Exercise } from "./exercises.js";
 import { RUN_MESSAGES, type FileError, type TestOutcome } from "./result.js";
@@ -16,7 +17,8 @@ type ErrorLike = {
 };
 
 const ANSI = /\u001b\[[0-9;]*m/g;
-const plain = (s: unknown) => String(s ?? "").replace(ANSI, "");
+/** Any value as readable text without ANSI colours; never throws (null-prototype objects included). */
+const plain = (s: unknown) => (typeof s === "string" ? s : s === undefined || s === null ? "" : inspect(s, { depth: 4, breakLength: 100 })).replace(ANSI, "");
 const firstLine = (s: string) => s.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
 
 function bugFor(name: string, exercise: Exercise): TestOutcome["bug"] {

@@ -1,0 +1,165 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadExercises } from "../../../checker/run/exercises.js";
+import type { RunEvent } from "../../../checker/run/result.js";
+import { Runner } from "../../../checker/run/runner.js";
+
+const fixture = join(import.meta.dirname, "../../fixtures/lab");
+const adder = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"))[0]!;
+const solution = readFileSync(adder.solution, "utf8");
+const LIMIT_SECONDS = 3;
+let runner: Runner;
+let work: string;
+
+function learnerFile(name: string, source: string, dir = work): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, source);
+  return file;
+}
+
+beforeAll(async () => {
+  runner = await Runner.create({ timeoutSeconds: LIMIT_SECONDS });
+  work = mkdtempSync(join(tmpdir(), "lab-runner-test-"));
+});
+afterAll(() => runner.close());
+
+describe("binding one hidden test to different files", () => {
+  test("the solution passes every test, and each row carries its bug's line", async () => {
+    const result = await runner.run({ exercise: adder, implFile: adder.solution });
+    expect(result.status).toBe("passed");
+    expect(result.tests.map((t) => t.state)).toEqual(["passed", "passed", "passed"]);
+    expect(result.tests[0]!.bug).toEqual({ id: "off-by-one", summary: "Adds one too many, so every sum is wrong." });
+    expect(result.tests[2]!.bug).toBeNull();
+  });
+
+  test("the stub fails every test with its own message", async () => {
+    const result = await runner.run({ exercise: adder, implFile: adder.stub });
+    expect(result.status).toBe("failed");
+    expect(result.tests.map((t) => [t.state, t.failure?.message])).toEqual([
+      ["failed", "not implemented"],
+      ["failed", "not implemented"],
+      ["failed", "not implemented"],
+    ]);
+  });
+
+  test("a mutant fails the test that names its bug, with expected and received", async () => {
+    const mutant = adder.mutants.find((m) => m.bug === "off-by-one")!;
+    const result = await runner.run({ exercise: adder, implFile: mutant.file });
+    const failed = result.tests.filter((t) => t.state === "failed");
+    expect(failed.map((t) => t.bug?.id)).toEqual(["off-by-one"]);
+    expect(failed[0]!.failure).toMatchObject({ expected: "5", received: "6" });
+  });
+
+  test("a changed file is run afresh, not from the previous run's copy (invalidateFile)", async () => {
+    const file = learnerFile("01-adder.ts", solution.replace("return a + b;", "return a - b;"));
+    expect((await runner.run({ exercise: adder, implFile: file })).tests[0]!.state).toBe("failed");
+    writeFileSync(file, solution);
+    expect((await runner.run({ exercise: adder, implFile: file })).status).toBe("passed");
+  });
+});
+
+describe("learner code that misbehaves", () => {
+  test("a syntax error is one sentence with file:line:col and the code line", async () => {
+    const file = learnerFile("syntax.ts", "export function add(a: number, b: number) {\n  return a + ;\n}\n");
+    const result = await runner.run({ exercise: adder, implFile: file });
+    expect(result.status).toBe("error");
+    expect(result.error).toEqual({
+      kind: "syntax",
+      message: `Syntax error in ${file}:2:14: Unexpected token`,
+      file,
+      line: 2,
+      column: 14,
+      codeLine: "  return a + ;",
+    });
+  });
+
+  test("a file that throws while loading says so, with the line it threw from", async () => {
+    const file = learnerFile("throws.ts", `${solution}\nthrow new Error("boom at import");\n`);
+    const result = await runner.run({ exercise: adder, implFile: file });
+    expect(result.status).toBe("error");
+    expect(result.error).toMatchObject({ kind: "import", message: "Your file threw while it was being loaded: boom at import", file });
+    expect(result.error!.codeLine).toBe('throw new Error("boom at import");');
+  });
+
+  test("while (true) {} costs that run only: it stops at the limit and the next run works", async () => {
+    const file = learnerFile("spin.ts", solution.replace("return a + b;", "while (true) {}"));
+    const started = performance.now();
+    const result = await runner.run({ exercise: adder, implFile: file });
+    const seconds = (performance.now() - started) / 1000;
+    expect(result.status).toBe("timeout");
+    expect(result.error!.message).toBe(
+      "The run did not finish in 3 s: look for a loop that never ends or a promise that never settles.",
+    );
+    expect(result.tests.every((t) => t.state !== "passed" || t.name.includes("echo") || t.name.includes("instance"))).toBe(true);
+    expect(seconds).toBeGreaterThanOrEqual(LIMIT_SECONDS - 0.1);
+    expect(seconds).toBeLessThan(LIMIT_SECONDS + 3);
+    expect((await runner.run({ exercise: adder, implFile: adder.solution })).status).toBe("passed");
+  }, 20_000);
+
+  test("process.exit in learner code fails the test instead of ending anything", async () => {
+    const file = learnerFile("exits.ts", solution.replace("return a + b;", "process.exit(0);"));
+    const result = await runner.run({ exercise: adder, implFile: file });
+    expect(result.tests[0]!.failure!.message).toBe('process.exit unexpectedly called with "0"');
+    expect((await runner.run({ exercise: adder, implFile: adder.solution })).status).toBe("passed");
+  });
+
+  test("learner code runs in a child process, never in the process that owns the runner", async () => {
+    const pidFile = join(work, "pid.txt");
+    const file = learnerFile(
+      "pid.ts",
+      `import { writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n  return a + b;`)}`,
+    );
+    await runner.run({ exercise: adder, implFile: file });
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    expect(pid).not.toBe(process.pid);
+  });
+});
+
+describe("one instance of @anthropic-ai/sdk for test and learner", () => {
+  test("a file outside the lab, with no node_modules near it, sees the test's error classes", async () => {
+    const file = learnerFile("01-adder.ts", solution, mkdtempSync(join(tmpdir(), "lab-elsewhere-")));
+    const result = await runner.run({ exercise: adder, implFile: file });
+    expect(result.tests[2]).toMatchObject({ state: "passed" });
+  });
+
+  test("a file whose folder has its own copy of the SDK still gets the lab's copy", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-own-sdk-"));
+    cpSync(join(import.meta.dirname, "../../../node_modules/@anthropic-ai/sdk"), join(dir, "node_modules/@anthropic-ai/sdk"), { recursive: true });
+    const result = await runner.run({ exercise: adder, implFile: learnerFile("01-adder.ts", solution, dir) });
+    expect(result.tests[2]).toMatchObject({ state: "passed" });
+  });
+
+  test('a file in a "type": "commonjs" package sees the same classes too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-cjs-"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "commonjs" }));
+    const result = await runner.run({ exercise: adder, implFile: learnerFile("01-adder.ts", solution, dir) });
+    expect(result.tests[2]).toMatchObject({ state: "passed" });
+  });
+});
+
+describe("events and batches", () => {
+  test("a run reports started, collected, each test, then finished, in that order", async () => {
+    const events: RunEvent["type"][] = [];
+    await runner.run({ exercise: adder, implFile: adder.solution }, (e) => events.push(e.type));
+    expect(events[0]).toBe("run-started");
+    expect(events[1]).toBe("tests-collected");
+    expect(events.at(-1)).toBe("run-finished");
+    expect(events.filter((e) => e === "test-finished")).toHaveLength(3);
+    expect(events.indexOf("test-started")).toBeLessThan(events.indexOf("test-finished"));
+  });
+
+  test("runMany gives each file the result a single run would", async () => {
+    const files = [adder.solution, adder.stub, ...adder.mutants.map((m) => m.file)];
+    const results = await runner.runMany(files.map((implFile) => ({ exercise: adder, implFile })));
+    expect(results.map((r) => [r.status, r.passed])).toEqual([
+      ["passed", 3],
+      ["failed", 0],
+      ["failed", 2],
+      ["failed", 2],
+    ]);
+  });
+});

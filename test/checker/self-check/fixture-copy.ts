@@ -1,0 +1,22 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadExercises, type Exercise } from "../../../checker/run/exercises.js";
+
+const FIXTURE = join(import.meta.dirname, "../../fixtures/lab");
+
+/** A private copy of the fixture exercise, optionally with one hidden test deleted. */
+export function fixtureCopy(options: { withoutTest?: string; stubSource?: string } = {}): Exercise {
+  const root = mkdtempSync(join(tmpdir(), "lab-self-check-"));
+  cpSync(FIXTURE, root, { recursive: true });
+  const exercise = loadExercises(join(root, "exercises"), join(root, "solutions"))[0]!;
+  if (options.withoutTest) {
+    const source = readFileSync(exercise.hiddenTest, "utf8");
+    const start = source.indexOf(`test(${JSON.stringify(options.withoutTest)}`);
+    if (start < 0) throw new Error(`No test named ${options.withoutTest}`);
+    const end = source.indexOf("\n});\n", start) + "\n});\n".length;
+    writeFileSync(exercise.hiddenTest, source.slice(0, start) + source.slice(end));
+  }
+  if (options.stubSource) writeFileSync(exercise.stub, options.stubSource);
+  return exercise;
+}

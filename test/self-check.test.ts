@@ -1,0 +1,34 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { labPaths } from "../checker/paths.js";
+import { loadExercises } from "../checker/run/exercises.js";
+import { Runner } from "../checker/run/runner.js";
+import { describeVerdict, selfCheck } from "../checker/self-check/self-check.js";
+
+// The lab's promise about its own content: every hidden test can fail, and does on the bugs it names.
+const paths = labPaths();
+const exercises = loadExercises(paths.exercises, paths.solutions);
+let runner: Runner;
+
+beforeAll(async () => {
+  runner = await Runner.create({ timeoutSeconds: 10, maxWorkers: 2 });
+});
+afterAll(() => runner.close());
+
+test.each(exercises.map((e) => [e.id, e] as const))(
+  "%s: the solution passes, the stub fails every test, and every mutant is killed",
+  async (_id, exercise) => {
+    const [verdict] = await selfCheck(runner, [exercise]);
+    console.log(describeVerdict(verdict!).join("\n"));
+    expect(verdict!.problems).toEqual([]);
+  },
+  120_000,
+);
+
+test("stubs, solutions, mutants and tier 2/3 references type-check", () => {
+  const tsc = join(paths.root, "node_modules/typescript/bin/tsc");
+  const result = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(paths.exercises, "tsconfig.json")], { encoding: "utf8" });
+  expect(result.stdout + result.stderr).toBe("");
+  expect(result.status).toBe(0);
+}, 120_000);
