@@ -1,5 +1,7 @@
 import { appendFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { labPaths } from "../../checker/paths.js";
 import { startProvider, type Exchange, type Provider, type Scenario } from "../../checker/provider/index.js";
 import { loadConfig } from "../config/load-config.js";
 import { loadModule, ModuleLoadError } from "../config/load-module.js";
@@ -14,7 +16,7 @@ export const PROVIDER_MESSAGES = {
   stopped: "Stopped.",
 } as const;
 
-const SCENARIO_HELPERS_URL = new URL("../../checker/provider/scenarios/helpers.js", import.meta.url).href;
+const SCENARIO_HELPERS_URL = pathToFileURL(join(labPaths().dist, "checker/provider/scenarios/helpers.js")).href;
 
 function isScenario(value: unknown): value is Scenario {
   const s = value as Partial<Scenario> | null;

@@ -27,7 +27,8 @@ export function findConfigFile(from: string): string | null {
   }
 }
 
-const DEFINE_CONFIG_URL = new URL("./index.js", import.meta.url).href;
+/** What "harness-lab" means inside a config: `defineConfig` only, which returns its argument. */
+const DEFINE_CONFIG_URL = `data:text/javascript,${encodeURIComponent("export const defineConfig = (config) => config;")}`;
 
 async function evaluate(file: string): Promise<unknown> {
   try {

@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import { main } from "../../../src/cli/main.js";
+import { buildProgram } from "../../../src/cli/program.js";
+import { captureIo } from "../../support/io.js";
+
+const root = join(import.meta.dirname, "../../..");
+
+describe("lab --help", () => {
+  test("lists every command, each with one example", async () => {
+    const io = captureIo(root);
+    expect(await main(["node", "lab", "--help"], io)).toBe(0);
+    const help = io.out();
+    const names = buildProgram(io).program.commands.map((c) => c.name());
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      expect(help).toMatch(new RegExp(`^  ${name}\\b`, "m"));
+      expect(help.split("\n").filter((line) => line.startsWith(`  $ lab ${name}`))).toHaveLength(1);
+    }
+  });
+
+  test("loads neither Ink, React nor vitest: nothing they import is reachable from the launcher", () => {
+    const seen = new Set<string>();
+    const bare: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, "utf8").replace(/^\s*\/\/.*$/gm, "");
+      for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)) {
+        const spec = match[1] ?? match[2]!;
+        if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+        else bare.push(spec);
+      }
+    };
+    visit(join(root, "dist/src/cli/main.js"));
+    expect(bare.filter((s) => /^(ink|react|vitest|vite|chokidar|@anthropic-ai)/.test(s))).toEqual([]);
+  });
+});
+
+describe("the program is an adapter", () => {
+  test("an unknown command returns 1 with commander's message, and nothing exits the process", async () => {
+    const io = captureIo(root);
+    expect(await main(["node", "lab", "fly"], io)).toBe(1);
+    expect(io.err()).toContain("error: unknown command 'fly'");
+  });
+
+  test("a bad port is refused before anything starts", async () => {
+    const io = captureIo(root);
+    expect(await main(["node", "lab", "provider", "--port", "99999"], io)).toBe(1);
+    expect(io.err()).toContain("option '--port <port>' argument '99999' is invalid. a port is a whole number from 0 to 65535.");
+  });
+});

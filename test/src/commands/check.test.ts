@@ -1,0 +1,91 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { checkCommand } from "../../../src/commands/check.js";
+import { CONTEXT_MESSAGES } from "../../../src/commands/context.js";
+import { captureIo } from "../../support/io.js";
+
+const root = join(import.meta.dirname, "../../..");
+const fixture = join(root, "test/fixtures/lab");
+const paths = { root, exercises: join(fixture, "exercises"), solutions: join(fixture, "solutions") };
+const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
+
+/** A folder with its own lab.config.ts, so the workspace and time limit are the test's. */
+function project(timeoutSeconds = 10) {
+  const cwd = mkdtempSync(join(tmpdir(), "lab-check-"));
+  writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: ${timeoutSeconds} };\n`);
+  mkdirSync(join(cwd, "ws"));
+  return { cwd, file: join(cwd, "ws/01-adder.ts") };
+}
+
+describe("lab check on the fixture exercise", () => {
+  test("the workspace file passing every test: one PASS row each, the closing line, exit 0", async () => {
+    const { cwd, file } = project();
+    writeFileSync(file, solution);
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths)).toBe(0);
+    const lines = io.out().trimEnd().split("\n");
+    expect(lines.filter((l) => l.startsWith("  PASS  "))).toHaveLength(3);
+    expect(lines.at(-1)).toBe("3 passed, 0 failed");
+  });
+
+  test("the stub: every row failed, exit 1", async () => {
+    const { cwd } = project();
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", { file: join(fixture, "exercises/01-adder/stub.ts") }, io, paths)).toBe(1);
+    expect(io.out().split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(3);
+    expect(io.out().trimEnd().split("\n").at(-1)).toBe("0 passed, 3 failed");
+  });
+
+  test("a syntax error: exit 1 and file:line:col in one sentence", async () => {
+    const { cwd, file } = project();
+    writeFileSync(file, "export function add(a: number, b: number) {\n  return a + ;\n}\n");
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths)).toBe(1);
+    expect(io.out()).toContain(`Syntax error in ${file}:2:14: Unexpected token\n    2 | return a + ;\n`);
+  });
+
+  test("while (true) {}: exit 1 within the configured limit, saying it did not finish", async () => {
+    const { cwd, file } = project(2);
+    writeFileSync(file, solution.replace("return a + b;", "while (true) {}"));
+    const io = captureIo(cwd);
+    const started = performance.now();
+    expect(await checkCommand("1", {}, io, paths)).toBe(1);
+    expect((performance.now() - started) / 1000).toBeLessThan(2 + 4);
+    expect(io.out()).toContain("The run did not finish in 2 s: look for a loop that never ends or a promise that never settles.");
+  }, 20_000);
+
+  test("--json prints the result object", async () => {
+    const { cwd } = project();
+    const io = captureIo(cwd);
+    await checkCommand("1", { file: join(fixture, "solutions/01-adder.ts"), json: true }, io, paths);
+    expect(JSON.parse(io.out())).toMatchObject({ exercise: "01-adder", status: "passed", passed: 3, failed: 0, total: 3, error: null });
+  });
+
+  test("no workspace file yet: says to run lab start first", async () => {
+    const { cwd, file } = project();
+    await expect(checkCommand("1", {}, captureIo(cwd), paths)).rejects.toThrow(CONTEXT_MESSAGES.noWorkspaceFile(file, 1));
+    expect(CONTEXT_MESSAGES.noWorkspaceFile(file, 1)).toBe(`There is no file at ${file} yet: run lab start 1 first to create it.`);
+  });
+
+  test("an exercise that does not exist names the way to list them", async () => {
+    const { cwd } = project();
+    await expect(checkCommand("9", {}, captureIo(cwd), paths)).rejects.toThrow("There is no exercise 9; run lab list to see all 1.");
+  });
+});
+
+describe("lab check as a process, on the real exercise 1", () => {
+  const bin = join(root, "bin/lab.js");
+  test("the solution exits 0 and the stub exits 1 with every row failed", () => {
+    const pass = spawnSync(process.execPath, [bin, "check", "1", "--file", "solutions/01-tool-loop.ts"], { cwd: root, encoding: "utf8" });
+    expect(pass.status).toBe(0);
+    expect(pass.stdout).toMatch(/^(\d+) passed, 0 failed$/m);
+    const fail = spawnSync(process.execPath, [bin, "check", "1", "--file", "exercises/01-tool-loop/stub.ts"], { cwd: root, encoding: "utf8" });
+    expect(fail.status).toBe(1);
+    const total = Number(/^(\d+) passed/m.exec(pass.stdout)![1]);
+    expect(fail.stdout).toContain(`0 passed, ${total} failed`);
+    expect(fail.stdout.split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(total);
+  }, 60_000);
+});

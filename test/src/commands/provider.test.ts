@@ -1,0 +1,104 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { PROVIDER_MESSAGES } from "../../../src/commands/provider.js";
+
+const bin = join(import.meta.dirname, "../../../bin/lab.js");
+const children: ChildProcess[] = [];
+afterEach(() => children.splice(0).forEach((c) => c.kill("SIGKILL")));
+
+function lab(args: string[], cwd = mkdtempSync(join(tmpdir(), "lab-provider-cmd-"))) {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c));
+  child.stderr!.on("data", (c: Buffer) => (err += c));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const waitFor = async (pattern: RegExp) => {
+    for (let i = 0; i < 200 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 25));
+    const match = pattern.exec(out);
+    if (!match) throw new Error(`never printed ${pattern}: ${out}${err}`);
+    return match;
+  };
+  return { child, cwd, exited, waitFor, out: () => out, err: () => err };
+}
+
+const TOOLS: Anthropic.Tool[] = [
+  { name: "get_weather", description: "Weather for a city", input_schema: { type: "object", properties: { city: { type: "string" } } } },
+];
+
+async function weatherConversation(baseURL: string): Promise<string> {
+  const client = new Anthropic({ baseURL, apiKey: "lab", maxRetries: 0 });
+  const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather in Paris, Tokyo and Lima, today and tomorrow?" }];
+  for (let turn = 0; turn < 10; turn++) {
+    const reply = await client.messages.create({ model: "claude-opus-5", max_tokens: 1024, tools: TOOLS, messages });
+    if (reply.stop_reason !== "tool_use") return reply.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    messages.push({ role: "assistant", content: reply.content });
+    messages.push({
+      role: "user",
+      content: reply.content.flatMap((b) => (b.type === "tool_use" ? [{ type: "tool_result" as const, tool_use_id: b.id, content: "14C, rain" }] : [])),
+    });
+  }
+  throw new Error("the conversation did not end");
+}
+
+describe("lab provider", () => {
+  test("serves the official SDK, prints a line per request, and stops cleanly on Ctrl-C", async () => {
+    const run = lab(["provider", "--port", "0"]);
+    const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect(run.out()).toMatch(/^ {2}weather {2,}get_weather for Paris, Tokyo and Lima/m);
+    const answer = await weatherConversation(`${origin}/s/weather`);
+    expect(answer).toContain("Lima: 14C, rain today, 14C, rain tomorrow.");
+    await run.waitFor(/(POST \/s\/weather\/v1\/messages {2}200 [^\n]*\n[^\n]*){3}/);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+    expect(run.out().trimEnd().endsWith(PROVIDER_MESSAGES.stopped)).toBe(true);
+  });
+
+  test("a port in use is one sentence and exit code 1, not a stack trace", async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const run = lab(["provider", "--port", String(port)]);
+      expect(await run.exited).toBe(1);
+      expect(run.err()).toBe(`${PROVIDER_MESSAGES.portInUse(port)}\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("loads a user's scenario file and writes every exchange to a JSONL log", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "lab-provider-cmd-"));
+    writeFileSync(
+      join(cwd, "mine.ts"),
+      `import { defineScenario, text } from "harness-lab/scenarios";\n` +
+        `export default [defineScenario({ name: "hello", description: "says hello", reply: (ctx) => text(\`hello, turn \${ctx.turn}\`) })];\n`,
+    );
+    const run = lab(["provider", "--port", "0", "--scenarios", "mine.ts", "--log", "log.jsonl"], cwd);
+    const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect(run.out()).toMatch(/^ {2}hello {2,}says hello$/m);
+    const client = new Anthropic({ baseURL: `${origin}/s/hello`, apiKey: "lab", maxRetries: 0 });
+    const reply = await client.messages.create({ model: "m", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
+    expect(reply.content).toEqual([{ type: "text", text: "hello, turn 0", citations: null }]);
+    await run.waitFor(/POST \/s\/hello\/v1\/messages {2}200/);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+    const lines = readFileSync(join(cwd, "log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { path: string; status: number; scenario: string });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ path: "/s/hello/v1/messages", status: 200, scenario: "hello" });
+  });
+
+  test("a scenario file without scenarios is refused in one sentence", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "lab-provider-cmd-"));
+    writeFileSync(join(cwd, "empty.ts"), "export default [];\n");
+    const run = lab(["provider", "--port", "0", "--scenarios", "empty.ts"], cwd);
+    expect(await run.exited).toBe(1);
+    expect(run.err()).toBe(`${PROVIDER_MESSAGES.noScenarios(join(cwd, "empty.ts"))}\n`);
+  });
+});

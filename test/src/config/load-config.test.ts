@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { loadConfig } from "../../../src/config/load-config.js";
+import { DEFAULT_CONFIG } from "../../../src/config/schema.js";
+
+function project(config?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "lab-config-"));
+  if (config !== undefined) writeFileSync(join(dir, "lab.config.ts"), config);
+  return dir;
+}
+
+const wrap = (body: string) => `import { defineConfig } from "harness-lab";\nexport default defineConfig(${body});\n`;
+
+describe("loading lab.config.ts", () => {
+  test("without a config file the defaults apply, relative to the folder", async () => {
+    const dir = project();
+    const loaded = await loadConfig(dir);
+    expect(loaded.file).toBeNull();
+    expect(loaded.config).toEqual(DEFAULT_CONFIG);
+    expect(loaded.workspaceDir).toBe(join(dir, "workspace"));
+  });
+
+  test("a config with types is read, merged over the defaults, and found from a subfolder", async () => {
+    const dir = project(wrap(`{ workspace: "./mine" as string, timeoutSeconds: 3, drill: { targetLines: 30 } }`));
+    const sub = join(dir, "a/b");
+    mkdirSync(sub, { recursive: true });
+    const loaded = await loadConfig(sub);
+    expect(loaded.file).toBe(join(dir, "lab.config.ts"));
+    expect(loaded.workspaceDir).toBe(join(dir, "mine"));
+    expect(loaded.config.timeoutSeconds).toBe(3);
+    expect(loaded.config.drill).toEqual({ targetSeconds: 600, targetLines: 30 });
+  });
+
+  test("a bad value names the field and the file", async () => {
+    const dir = project(wrap(`{ timeoutSeconds: "ten" }`));
+    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a positive number (got "ten").`);
+  });
+
+  test("a nested bad value names the nested field", async () => {
+    const dir = project(wrap(`{ provider: { port: 70000 } }`));
+    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "provider.port" must be a port number from 0 to 65535 (got 70000).`);
+  });
+
+  test("an unknown setting is refused with the list of known ones", async () => {
+    const dir = project(wrap(`{ workspce: "./w" }`));
+    await expect(loadConfig(dir)).rejects.toThrow(
+      `${join(dir, "lab.config.ts")}: "workspce" is not a setting; known settings are workspace, editor, timeoutSeconds, poll, drill, provider (got "./w").`,
+    );
+  });
+
+  test("a syntax error in the config names the file", async () => {
+    const dir = project("export default {");
+    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}:`);
+  });
+
+  test("an import other than harness-lab is refused in one sentence", async () => {
+    const dir = project(`import x from "left-pad";\nexport default { editor: x };\n`);
+    await expect(loadConfig(dir)).rejects.toThrow(
+      `${join(dir, "lab.config.ts")}: may only import "harness-lab" and node: built-ins (found "left-pad").`,
+    );
+  });
+});
