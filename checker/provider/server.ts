@@ -10,7 +10,7 @@ import { buildContext } from "./scenarios/transcript.js";
 import type { Scenario } from "./scenarios/types.js";
 import { writeStream } from "./sse.js";
 import { countSegments, renderPrompt } from "./tokens.js";
-import { MESSAGES, validateMessagesRequest } from "./validate.js";
+import { MAX_DEPTH, MESSAGES, nestsDeeperThan, validateMessagesRequest } from "./validate.js";
 import type { MessagesRequest } from "./wire.js";
 
 export const DEFAULT_SCENARIO = "echo";
@@ -130,9 +130,8 @@ export class ProviderHandler {
 
   private countPrompt(request: MessagesRequest) {
     const segments = renderPrompt(request);
-    const counts = countSegments(segments)!;
-    const total = counts.reduce((a, b) => a + b, 0);
-    if (total > this.options.maxContextTokens) throw new ApiError(400, MESSAGES.promptTooLong(total, this.options.maxContextTokens));
+    const { counts, total, complete } = countSegments(segments, this.options.maxContextTokens);
+    if (!complete || total > this.options.maxContextTokens) throw new ApiError(400, MESSAGES.promptTooLong(total, this.options.maxContextTokens));
     return { segments, counts, total };
   }
 
@@ -180,11 +179,17 @@ export class ProviderHandler {
       return fail(err instanceof ApiError ? err : new ApiError(400, String(err)));
     }
     const routed = route.endpoint !== "unknown" && req.method === "POST";
+    const rawExcerpt = () => (raw.length > 2048 ? `${raw.slice(0, 2048)}…` : raw);
     try {
       record.body = JSON.parse(raw);
     } catch (err) {
-      record.body = raw.length > 2048 ? `${raw.slice(0, 2048)}…` : raw;
+      record.body = rawExcerpt();
       if (routed) return fail(new ApiError(400, MESSAGES.bodyNotJson((err as Error).message)));
+    }
+    // Rendering and hashing recurse, and so may whoever reads the record: refuse such a body as text.
+    if (routed && typeof record.body === "object" && record.body !== null && nestsDeeperThan(record.body, MAX_DEPTH)) {
+      record.body = rawExcerpt();
+      return fail(new ApiError(400, MESSAGES.bodyTooDeep));
     }
     if (this.options.latencyMs > 0) await new Promise((r) => setTimeout(r, this.options.latencyMs));
 

@@ -13,9 +13,13 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 
+/** How deep arrays and objects may nest in a body (the body itself is level 1). */
+export const MAX_DEPTH = 128;
+
 export const MESSAGES = {
   bodyNotJson: (detail: string) => `The request body is not valid JSON: ${detail}`,
   bodyNotObject: "The request body must be a JSON object.",
+  bodyTooDeep: `The request body nests deeper than ${MAX_DEPTH} levels.`,
   required: (path: string) => `${path}: Field required`,
   string: (path: string) => `${path}: Input should be a valid string`,
   integer: (path: string) => `${path}: Input should be a valid integer`,
@@ -42,6 +46,19 @@ export const MESSAGES = {
     "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
   promptTooLong: (tokens: number, maximum: number) => `prompt is too long: ${tokens} tokens > ${maximum} maximum`,
 } as const;
+
+/** True when arrays and objects in `value` nest deeper than `limit`; iterative, so no depth can overflow the stack. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node as object)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
 
 function requireString(body: Json, key: string, path: string): void {
   if (!(key in body)) throw invalid(MESSAGES.required(path));
