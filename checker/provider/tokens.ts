@@ -16,8 +16,10 @@
  * Roles, ids and message boundaries cost nothing. A run of more than 4,096 characters
  * without whitespace is counted in 4,096-character pieces, because byte-pair merging one
  * enormous "word" costs time quadratic in its length; a segment over 1,000,000 characters
- * is counted in 100,000-character slices cut at a space. o200k_base is not Claude's
- * tokenizer; counts are realistic in size, not identical to the real API's.
+ * is counted in 100,000-character slices cut at a space. A prompt past the context limit
+ * is counted exactly for its first 1,000,000 characters, and the size its error reports
+ * is extrapolated from there. o200k_base is not Claude's tokenizer; counts are realistic
+ * in size, not identical to the real API's.
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import {
@@ -29,6 +31,11 @@ import {
 } from "./wire.js";
 
 export const LONG_RUN = 4096;
+/** Segments longer than this are counted in slices of SLICE characters. */
+const HUGE = 1_000_000;
+const SLICE = 100_000;
+/** Prompts past the context limit are counted exactly up to this many characters, then estimated. */
+const EXACT_CHARS = 1_000_000;
 
 export interface Segment {
   section: "tools" | "system" | "messages";
@@ -121,35 +128,56 @@ export function renderPrompt(request: Pick<MessagesRequest, "tools" | "system" |
   return segments;
 }
 
-/** Token counts per segment; stops early with null once the running total passes `limit`. */
-export function countSegments(segments: Segment[], limit = Infinity): number[] | null {
-  const counts: number[] = [];
-  let total = 0;
-  for (const segment of segments) {
-    const n = segment.text.length > 1_000_000 ? countHuge(segment.text, limit - total) : countText(segment.text);
-    if (n === null) return null;
-    total += n;
-    if (total > limit) return null;
-    counts.push(n);
-  }
-  return counts;
+export interface PromptCount {
+  /** Tokens per segment; when `complete` is false, only the segments counted before stopping. */
+  counts: number[];
+  /** The prompt's tokens; when `complete` is false, extrapolated from what was counted. */
+  total: number;
+  complete: boolean;
 }
 
-/** Counts a very long text in 100,000-character slices cut at whitespace, giving up past `budget`. */
-function countHuge(text: string, budget: number): number | null {
+/**
+ * Token counts per segment. Once the total is past `limit` and EXACT_CHARS characters have
+ * been counted, counting stops and the total is extrapolated at the tokens per character seen.
+ */
+export function countSegments(segments: Segment[], limit = Infinity): PromptCount {
+  const counts: number[] = [];
   let total = 0;
+  let seen = 0;
+  for (const segment of segments) {
+    let n = 0;
+    for (const slice of slicesOf(segment.text)) {
+      const k = slice.length === segment.text.length ? countText(slice) : countPieces(slice);
+      n += k;
+      total += k;
+      seen += slice.length;
+      if (total > limit && seen >= EXACT_CHARS) {
+        const chars = segments.reduce((sum, s) => sum + s.text.length, 0);
+        return { counts, total: Math.max(total, Math.ceil((total * chars) / seen)), complete: false };
+      }
+    }
+    counts.push(n);
+  }
+  return { counts, total, complete: true };
+}
+
+/** A segment's text whole, or past HUGE characters in SLICE-character slices cut at a space within the slice. */
+function* slicesOf(text: string): Generator<string> {
+  if (text.length <= HUGE) {
+    yield text;
+    return;
+  }
   let start = 0;
   while (start < text.length) {
-    let end = Math.min(text.length, start + 100_000);
+    let end = Math.min(text.length, start + SLICE);
     if (end < text.length) {
-      const space = text.lastIndexOf(" ", end);
-      if (space > start) end = space;
+      // Bounded to this slice: an unbounded lastIndexOf rescans the whole text when it has no spaces.
+      const space = text.slice(start, end + 1).lastIndexOf(" ");
+      if (space > 0) end = start + space;
     }
-    total += countPieces(text.slice(start, end));
-    if (total > budget) return null;
+    yield text.slice(start, end);
     start = end;
   }
-  return total;
 }
 
 /** Output tokens of a reply's content blocks. */
