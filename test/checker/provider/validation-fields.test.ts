@@ -96,6 +96,15 @@ describe("bodies that are not JSON", () => {
     expectErrorResponse(await post(provider(), "/s/echo/v1/messages", '{"model": '), 400, `The request body is not valid JSON: ${detail}`);
   });
 
+  it("rejects nesting past 128 levels anywhere in the body, and records the body as text", async () => {
+    const nest = (levels: number) => '{"a":'.repeat(levels - 1) + "1" + "}".repeat(levels - 1);
+    // The body is level 1 and metadata level 2, so nest(n) makes a body n levels deep.
+    const at = (levels: number) => JSON.stringify({ ...base(), metadata: "@" }).replace('"@"', nest(levels));
+    expect((await post(provider(), "/s/echo/v1/messages", at(128))).status).toBe(200);
+    expectErrorResponse(await post(provider(), "/s/echo/v1/messages", at(129)), 400, "The request body nests deeper than 128 levels.");
+    expect(provider().requests.at(-1)!.body).toBe(at(129));
+  });
+
   it("rejects bytes that are not UTF-8", async () => {
     const body = Buffer.concat([Buffer.from('{"model":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
     expectErrorResponse(await post(provider(), "/s/echo/v1/messages", body), 400, "The request body is not valid UTF-8.");
@@ -127,5 +136,12 @@ describe("limits", () => {
     } finally {
       await tight.close();
     }
+  });
+
+  it("sizes a prompt of millions of characters, counted only in part, to within 1%", async () => {
+    const request = ask("the quick brown fox jumps over the lazy dog ".repeat(120_000));
+    const response = await post(provider(), "/s/echo/v1/messages", JSON.stringify(request));
+    const reported = Number(/^prompt is too long: (\d+) tokens > 200000 maximum$/.exec((response.json as any).error.message)?.[1]);
+    expect(Math.abs(reported / promptTokens(request) - 1)).toBeLessThan(0.01);
   });
 });
