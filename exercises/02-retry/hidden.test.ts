@@ -5,9 +5,24 @@ import { fakeClock, seededRandom, useScenario, type ScenarioSession } from "lab:
 
 const MODEL = "claude-haiku-4-5";
 
-/** One model call, made again on every attempt: `fn` for callWithRetry. */
-const ask = (session: ScenarioSession, prompt: string) => () =>
-  session.client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: prompt }] });
+/** More attempts than any correct retry makes here (the most is 9). */
+const FUSE = 30;
+
+/**
+ * `fn` for callWithRetry: one model call, made anew on every attempt. Past FUSE attempts
+ * it yields to the timer queue and throws a plain (non-retryable) Error, so a retry loop
+ * with no end fails this test quickly instead of spinning.
+ */
+function ask(session: ScenarioSession, prompt: string) {
+  let attempts = 0;
+  return async () => {
+    if (++attempts > FUSE) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      throw new Error(`test fuse: more than ${FUSE} attempts`);
+    }
+    return session.client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: prompt }] });
+  };
+}
 
 /** Settles a promise into a value or the error it failed with, so a test can inspect either. */
 const settle = <T>(promise: Promise<T>): Promise<{ value?: T; error?: unknown }> =>
@@ -44,9 +59,8 @@ describe("02 retry", () => {
 
     const { error } = await settle(callWithRetry(ask(session, "Summarise the report."), { sleep: clock.sleep, random: seededRandom(2) }));
 
-    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(session.calls(), "requests the provider received").toHaveLength(1);
-    expect((error as Anthropic.APIError).requestID).toBe(session.calls()[0]!.requestId);
+    expect(error, "the 400 itself, rethrown").toMatchObject({ status: 400, requestID: session.calls()[0]!.requestId });
     expect(clock.sleeps).toEqual([]);
   });
 
@@ -115,9 +129,10 @@ describe("02 retry", () => {
     expect(value).toBeUndefined();
     const calls = session.calls();
     expect(calls).toHaveLength(4);
-    expect(error).toBeInstanceOf(Anthropic.APIError);
-    expect((error as Anthropic.APIError).status).toBe(calls.at(-1)!.status);
-    expect((error as Anthropic.APIError).requestID, "the error of the 4th attempt, not an earlier one").toBe(calls.at(-1)!.requestId);
+    expect(error, "the error of the 4th attempt, not an earlier one").toMatchObject({
+      status: calls.at(-1)!.status,
+      requestID: calls.at(-1)!.requestId,
+    });
   });
 
   test("every attempt reaches the provider as a request of its own: retries are real, billable calls (retries-the-promise bug)", async () => {
