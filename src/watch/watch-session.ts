@@ -1,0 +1,121 @@
+/**
+ * The engine behind `lab start`: a watcher on the learner's file, a scheduler that turns
+ * saves into runs, and the warm runner. It emits one typed stream of events; the Ink
+ * screen and the plain printer are two consumers of it.
+ */
+import type { RunEvent, RunListener, RunResult } from "../../checker/run/result.js";
+import type { RunRequest } from "../../checker/run/runner.js";
+import type { Exercise } from "../../checker/run/exercises.js";
+import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
+import { RunScheduler } from "./run-scheduler.js";
+import { SilenceCheck, statFile, type StatFile } from "./silence-check.js";
+import { realTimers, type Timers } from "./timers.js";
+
+export type SessionEvent =
+  | RunEvent
+  /** A save was seen; a run follows once saving is quiet (or after the run in flight). */
+  | { type: "save-seen" }
+  /** The file changed on disk but the watcher said nothing. */
+  | { type: "watcher-silent" }
+  | { type: "file-missing"; file: string }
+  /** The watcher itself failed; saves may go unnoticed. */
+  | { type: "watch-error"; message: string }
+  /** The runner itself failed (not the learner's code). */
+  | { type: "run-crashed"; message: string };
+
+export type SessionListener = (event: SessionEvent) => void;
+
+export interface RunnerLike {
+  run(request: RunRequest, listener?: RunListener): Promise<RunResult>;
+}
+
+export interface SessionOptions {
+  runner: RunnerLike;
+  exercise: Exercise;
+  file: string;
+  poll: boolean;
+  timers?: Timers;
+  watchFile?: WatchFile;
+  stat?: StatFile;
+  debounceMs?: number;
+}
+
+export class WatchSession {
+  private readonly listeners = new Set<SessionListener>();
+  private readonly scheduler: RunScheduler;
+  private readonly silence: SilenceCheck | null;
+  private watcher: FileWatch | null = null;
+
+  private constructor(private readonly options: SessionOptions) {
+    const timers = options.timers ?? realTimers;
+    this.scheduler = new RunScheduler(() => this.runOnce(), timers, options.debounceMs);
+    // A polling watcher cannot go silent; a native one can, on some network and VM mounts.
+    this.silence = options.poll
+      ? null
+      : new SilenceCheck(options.file, () => this.missedSave(), timers, options.stat ?? statFile);
+  }
+
+  /** Starts watching; resolves once saves are being noticed. Call `rerun()` for the first run. */
+  static async start(options: SessionOptions): Promise<WatchSession> {
+    const session = new WatchSession(options);
+    const watchFile = options.watchFile ?? chokidarWatch;
+    session.watcher = await watchFile(options.file, { poll: options.poll }, {
+      onSave: () => session.saved(),
+      onMissing: () => session.emit({ type: "file-missing", file: options.file }),
+      onError: (error) => session.emit({ type: "watch-error", message: error.message }),
+    });
+    session.silence?.start();
+    return session;
+  }
+
+  subscribe(listener: SessionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Run now, or right after the run in flight. */
+  rerun(): void {
+    this.scheduler.trigger();
+  }
+
+  get running(): boolean {
+    return this.scheduler.busy;
+  }
+
+  /** Stops watching and waits for the run in flight, so nothing outlives the session. */
+  async close(): Promise<void> {
+    this.scheduler.close();
+    this.silence?.close();
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
+    await this.scheduler.idle();
+    this.listeners.clear();
+  }
+
+  private saved(): void {
+    this.silence?.noticed();
+    this.emit({ type: "save-seen" });
+    this.scheduler.saved();
+  }
+
+  private missedSave(): void {
+    this.emit({ type: "watcher-silent" });
+    this.emit({ type: "save-seen" });
+    this.scheduler.trigger();
+  }
+
+  private async runOnce(): Promise<void> {
+    const { runner, exercise, file } = this.options;
+    try {
+      await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
+    } catch (err) {
+      const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
+      this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });
+    }
+  }
+
+  private emit(event: SessionEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
