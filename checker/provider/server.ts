@@ -161,7 +161,10 @@ export class ProviderHandler {
     const headers = { "request-id": requestId };
     const finish = () => {
       record.ms = performance.now() - started;
-      this.records.push(record);
+      // Records are kept in arrival order, so a request that finishes late goes before later arrivals.
+      let at = this.records.length;
+      while (at > 0 && this.records[at - 1]!.seq > record.seq) at--;
+      this.records.splice(at, 0, record);
       this.options.onExchange?.(record);
     };
     const fail = (error: ApiError) => {

@@ -1,5 +1,6 @@
 /** messages.create through the unmodified SDK: text, one tool call, three parallel calls, ids, usage, auth. */
 import Anthropic from "@anthropic-ai/sdk";
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ask, clientFor, FULL_USAGE, ID, MODEL, post, useProvider } from "./support.js";
 
@@ -109,5 +110,40 @@ describe("recording", () => {
       attempt: 1,
     });
     expect(exchange.requestId).toMatch(ID.request);
+  });
+});
+
+describe("recording order", () => {
+  const headers = (body: string) => ({
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    "x-api-key": "order",
+    "anthropic-version": "2023-06-01",
+  });
+  /** A request on a connection of its own; resolves with its status once the answer is read. */
+  function open(body: string) {
+    const req = request(`${provider().origin}/s/echo/v1/messages`, { method: "POST", headers: headers(body), agent: false });
+    const done = new Promise<number>((resolve, reject) => {
+      req.on("response", (res) => res.resume().on("end", () => resolve(res.statusCode!)));
+      req.on("error", reject);
+    });
+    return { req, done };
+  }
+
+  it("keeps exchanges in arrival order when an earlier request finishes later", async () => {
+    const slowBody = JSON.stringify(ask("slow upload"));
+    const quickBody = JSON.stringify(ask("quick"));
+    const before = provider().requests.length;
+    const slow = open(slowBody);
+    await new Promise<void>((resolve) => slow.req.write(slowBody.slice(0, 20), () => resolve()));
+    const quick = open(quickBody);
+    quick.req.end(quickBody);
+    expect(await quick.done).toBe(200);
+    slow.req.end(slowBody.slice(20));
+    expect(await slow.done).toBe(200);
+    const seqs = provider().requests.slice(before).map((e) => e.seq);
+    // The slow request arrived first, so it holds the lower seq; it must be listed first although it finished last.
+    expect(seqs).toHaveLength(2);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
 });
