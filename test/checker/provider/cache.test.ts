@@ -1,6 +1,7 @@
 /** Prompt caching, emulated: writes, reads, misses, TTLs and scope, on a provider whose clock the test moves. */
 import type Anthropic from "@anthropic-ai/sdk";
 import { beforeEach, describe, expect, it } from "vitest";
+import { startProvider } from "../../../checker/provider/index.js";
 import { segmentTokens } from "./render.js";
 import { ask, clientFor, expectUsageAddsUp, freshKey, rejection, useProvider } from "./support.js";
 
@@ -121,6 +122,20 @@ describe("prompt cache", () => {
     }
   });
 
+  it("looks for an earlier entry over 20 blocks, the breakpoint's own included", async () => {
+    const client = clientFor(provider());
+    const opening: Anthropic.ContentBlockParam[] = [{ type: "text", text: HANDBOOK, cache_control: { type: "ephemeral" } }];
+    await send(client, { ...ask(""), messages: [{ role: "user", content: opening }] });
+    const notes = (n: number): Anthropic.ContentBlockParam[] => [
+      { type: "text", text: HANDBOOK },
+      ...Array.from({ length: n }, (_, i) => ({ type: "text" as const, text: `Note ${i}.` })),
+      { type: "text", text: "Last note.", cache_control: { type: "ephemeral" } },
+    ];
+    // The entry closes block 0; notes(n) puts the new breakpoint on block n + 1.
+    expect((await send(client, { ...ask(""), messages: [{ role: "user", content: notes(18) }] })).cache_read_input_tokens).toBe(segmentTokens(HANDBOOK));
+    expect((await send(client, { ...ask(""), messages: [{ role: "user", content: notes(19) }] })).cache_read_input_tokens).toBe(0);
+  });
+
   it("rejects five breakpoints with the API's message", async () => {
     const client = clientFor(provider());
     const system = [1, 2, 3, 4].map((n) => cached(`Part ${n}. ${HANDBOOK}`)[0]!);
@@ -128,5 +143,20 @@ describe("prompt cache", () => {
     expect(err.status).toBe(400);
     expect(err.error.error.message).toBe("A maximum of 4 blocks with cache_control may be provided. Found 5.");
     expect((await send(client, { ...ask("Four is fine."), system })).cache_creation_input_tokens).toBeGreaterThan(1024);
+  });
+});
+
+describe("per-model minimum", () => {
+  it("caches a ~2,000-token prefix for a model whose minimum is lower, and not for one whose minimum is higher", async () => {
+    const own = await startProvider({ now: () => clock, cacheMinTokens: { "claude-haiku-lab": 4096, default: 1024 } });
+    try {
+      const client = clientFor(own);
+      const small = await send(client, withHandbook("Rule 1?"));
+      expect(small.cache_creation_input_tokens).toBe(segmentTokens(HANDBOOK));
+      const haiku = await send(client, { ...withHandbook("Rule 1?"), model: "claude-haiku-lab" });
+      expect(haiku).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    } finally {
+      await own.close();
+    }
   });
 });
