@@ -1,0 +1,24 @@
+import type { RunResult } from "../../checker/run/result.js";
+import type { ProgressStore } from "./progress-store.js";
+
+/** Remembers that the learner opened an exercise (the first time only). */
+export function recordStart(progress: ProgressStore, exerciseId: string): void {
+  if (progress.exercise(exerciseId).startedAt) return;
+  progress.update(exerciseId, (record, now) => {
+    record.startedAt = now;
+  });
+}
+
+/** Remembers a finished run; the first all-green run marks the exercise as passed. Returns true on that first pass. */
+export function recordRun(progress: ProgressStore, exerciseId: string, result: RunResult): boolean {
+  let firstPass = false;
+  progress.update(exerciseId, (record, now) => {
+    record.startedAt ??= now;
+    record.lastRun = { at: now, passed: result.passed, total: result.total };
+    if (result.status === "passed" && !record.passedAt) {
+      record.passedAt = now;
+      firstPass = true;
+    }
+  });
+  return firstPass;
+}

@@ -1,0 +1,38 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { bestDrillSeconds, drillsFile, formatSeconds } from "../../../src/progress/drills.js";
+
+let workspace: string;
+beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-drills-"))));
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+test("no drill history is null, so the column can be left out", () => {
+  expect(bestDrillSeconds(workspace)).toBeNull();
+});
+
+test("the best passed time per exercise; failed drills and bad lines are skipped", () => {
+  mkdirSync(join(workspace, ".lab"));
+  writeFileSync(
+    drillsFile(workspace),
+    [
+      JSON.stringify({ exercise: 1, seconds: 420, passed: true }),
+      JSON.stringify({ exercise: 1, seconds: 305.4, passed: true }),
+      JSON.stringify({ exercise: 1, seconds: 100, passed: false }),
+      "not json",
+      JSON.stringify({ exercise: "2", seconds: 50, passed: true }),
+      JSON.stringify({ exercise: 2, seconds: -1, passed: true }),
+      "null",
+      JSON.stringify({ exercise: 3, seconds: 61, passed: true, lines: 24 }),
+      "",
+    ].join("\n"),
+  );
+  expect(bestDrillSeconds(workspace)).toEqual(new Map([[1, 305.4], [3, 61]]));
+});
+
+test("times read as m:ss, or h:mm:ss past an hour", () => {
+  expect(formatSeconds(0)).toBe("0:00");
+  expect(formatSeconds(305.4)).toBe("5:05");
+  expect(formatSeconds(3723)).toBe("1:02:03");
+});

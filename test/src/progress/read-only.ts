@@ -1,0 +1,35 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+
+/**
+ * Makes `dir` really read-only: chmod for a normal user; root ignores modes, so as root the
+ * immutable attribute is used. Returns an undo, or null when this machine cannot do either.
+ */
+export function makeReadOnly(dir: string): (() => void) | null {
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    if (spawnSync("chattr", ["+i", dir]).status !== 0) return null;
+  } else {
+    chmodSync(dir, 0o555);
+  }
+  const undo = () => (asRoot ? void spawnSync("chattr", ["-i", dir]) : chmodSync(dir, 0o755));
+  try {
+    writeFileSync(join(dir, ".probe"), "");
+    rmSync(join(dir, ".probe"));
+    undo();
+    return null;
+  } catch {
+    return undo;
+  }
+}
+
+/** Whether this machine can make a folder read-only for this process (tests that need it run only then). */
+export function canMakeReadOnly(): boolean {
+  const probe = mkdtempSync(join(tmpdir(), "lab-ro-probe-"));
+  const undo = makeReadOnly(probe);
+  undo?.();
+  rmSync(probe, { recursive: true, force: true });
+  return undo !== null;
+}
