@@ -1,0 +1,19 @@
+import { Text } from "ink";
+import { allPassed, type ScreenState } from "./screen-state.js";
+
+/** The keys that do something right now. */
+export function keyHints(state: ScreenState): string[] {
+  if (state.pane) return ["↑↓ scroll", "esc close", "q quit"];
+  const { hints, tiers } = state.exercise;
+  const keys = [`h hint (${state.hintsShown}/${hints.length})`];
+  if (tiers.length > 0) keys.push(`${[...tiers].sort().join(" ")} reference`);
+  keys.push("l lesson", "r rerun");
+  if (allPassed(state) && state.next) keys.push("n next");
+  keys.push("q quit");
+  return keys;
+}
+
+export function KeyBar({ state, interactive }: { state: ScreenState; interactive: boolean }) {
+  if (!interactive) return null;
+  return <Text dimColor>{keyHints(state).join(" · ")}</Text>;
+}

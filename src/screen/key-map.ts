@@ -1,0 +1,33 @@
+import type { Key } from "ink";
+import { allPassed, type ScreenState } from "./screen-state.js";
+
+/** What a key press asks for; the controller carries it out. */
+export type ScreenCommand =
+  | { kind: "quit" }
+  | { kind: "hint" }
+  | { kind: "tier"; tier: number }
+  | { kind: "lesson" }
+  | { kind: "rerun" }
+  | { kind: "next" }
+  | { kind: "close-pane" }
+  | { kind: "scroll"; by: number };
+
+/** Maps a key to a command given the screen's state; null for keys that do nothing now. */
+export function commandForKey(input: string, key: Partial<Key>, state: ScreenState): ScreenCommand | null {
+  if ((key.ctrl && input === "c") || input === "q") return { kind: "quit" };
+  const pane = state.pane;
+  if (pane) {
+    if (key.escape) return { kind: "close-pane" };
+    if (key.upArrow || input === "k") return { kind: "scroll", by: -1 };
+    if (key.downArrow || input === "j") return { kind: "scroll", by: 1 };
+    if (key.pageUp || input === "b") return { kind: "scroll", by: -pane.height };
+    if (key.pageDown || input === " ") return { kind: "scroll", by: pane.height };
+  }
+  if (input === "h") return { kind: "hint" };
+  if (input === "l") return { kind: "lesson" };
+  if (input === "r") return { kind: "rerun" };
+  if (input === "n" && allPassed(state) && state.next) return { kind: "next" };
+  const tier = Number(input);
+  if (/^[123]$/.test(input) && state.exercise.tiers.includes(tier)) return { kind: "tier", tier };
+  return null;
+}

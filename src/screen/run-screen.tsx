@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import { render } from "ink";
+import type { Exercise } from "../../checker/run/exercises.js";
+import type { Io } from "../cli/io.js";
+import type { ProgressStore } from "../progress/progress-store.js";
+import { recordRun } from "../progress/record-run.js";
+import type { WatchSession } from "../watch/watch-session.js";
+import type { ScreenCommand } from "./key-map.js";
+import { LiveScreen } from "./live-screen.js";
+import type { ScreenStore } from "./screen-store.js";
+import { TIER_NAMES } from "./tier-names.js";
+
+export type ScreenExit = "quit" | "next";
+
+/** Rows the pane may take: what the terminal has left after the header, rows and keys. */
+export const paneHeight = (terminalRows: number | undefined) => Math.max(6, Math.min(24, (terminalRows ?? 40) - 22));
+
+export interface RunScreenOptions {
+  io: Io;
+  exercise: Exercise;
+  session: Pick<WatchSession, "subscribe" | "rerun">;
+  store: ScreenStore;
+  progress: ProgressStore;
+  /** Milliseconds since the screen opened. */
+  elapsed: () => number;
+}
+
+/** Shows the live screen until the learner quits (q, Ctrl-C, a signal) or moves to the next exercise. */
+export function runScreen({ io, exercise, session, store, progress, elapsed }: RunScreenOptions): Promise<ScreenExit> {
+  return new Promise((resolveExit) => {
+    let finished = false;
+    const height = () => paneHeight((io.stdout as { rows?: number }).rows);
+    const togglePane = (title: string, file: string) => {
+      if (store.getState().pane?.title === title) return store.dispatch({ type: "pane-closed" });
+      store.dispatch({ type: "pane-opened", title, text: readFileSync(file, "utf8"), height: height() });
+    };
+    const onCommand = (command: ScreenCommand) => {
+      switch (command.kind) {
+        case "quit":
+        case "next":
+          return finish(command.kind);
+        case "hint": {
+          store.dispatch({ type: "hint-requested" });
+          const shown = store.getState().hintsShown;
+          progress.update(exercise.id, (record) => void (record.hintsShown = Math.max(record.hintsShown, shown)));
+          return;
+        }
+        case "tier":
+          return togglePane(`Reference tier ${command.tier}: ${TIER_NAMES[command.tier]}`, exercise.references[command.tier]!);
+        case "lesson":
+          return togglePane(`Lesson: ${exercise.title}`, exercise.lesson);
+        case "rerun":
+          return session.rerun();
+        case "close-pane":
+          return store.dispatch({ type: "pane-closed" });
+        case "scroll":
+          return store.dispatch({ type: "pane-scrolled", by: command.by });
+      }
+    };
+
+    const unsubscribe = session.subscribe((event) => {
+      store.dispatch(event);
+      if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
+    });
+    const instance = render(<LiveScreen store={store} onCommand={onCommand} elapsed={elapsed} />, {
+      stdout: io.stdout as NodeJS.WriteStream,
+      stdin: io.stdin as NodeJS.ReadStream,
+      stderr: io.stderr as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    const onSignal = () => finish("quit");
+    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+    for (const signal of signals) process.on(signal, onSignal);
+
+    function finish(exit: ScreenExit): void {
+      if (finished) return;
+      finished = true;
+      for (const signal of signals) process.off(signal, onSignal);
+      unsubscribe();
+      instance.unmount();
+      void instance.waitUntilExit().finally(() => resolveExit(exit));
+    }
+    session.rerun();
+  });
+}

@@ -1,0 +1,170 @@
+/** The live screen's whole state, and the pure reducer that every event and key goes through. */
+import type { FileError, RunResult, TestOutcome, TestState } from "../../checker/run/result.js";
+import type { SessionEvent } from "../watch/watch-session.js";
+
+export type RowState = "pending" | "running" | TestState;
+
+export interface Row {
+  name: string;
+  state: RowState;
+  ms?: number;
+}
+
+/** A scrollable text pane: a reference tier or the lesson. */
+export interface Pane {
+  title: string;
+  lines: string[];
+  offset: number;
+  height: number;
+}
+
+/** One finished run, written once above the live part of the screen. */
+export interface HistoryEntry {
+  id: number;
+  text: string;
+}
+
+export interface ScreenExercise {
+  number: number;
+  title: string;
+  hints: string[];
+  tiers: number[];
+}
+
+export interface ScreenState {
+  exercise: ScreenExercise;
+  file: string;
+  next: { number: number; title: string } | null;
+  phase: "waiting" | "running" | "idle";
+  runs: number;
+  rows: Row[];
+  /** The file error of the run in flight, shown once that run finishes. */
+  runError: FileError | null;
+  /** The last finished run; its explanation stays on screen while the next run goes. */
+  last: RunResult | null;
+  /** A save arrived during the run in flight; another run follows. */
+  queued: boolean;
+  history: HistoryEntry[];
+  hintsShown: number;
+  /** h was pressed after the last hint. */
+  hintsOver: boolean;
+  pane: Pane | null;
+  notices: string[];
+  watcherSilent: boolean;
+  fileMissing: boolean;
+  watchError: string | null;
+  /** The runner failed (not the learner's code). */
+  crash: string | null;
+}
+
+export type ScreenAction =
+  | SessionEvent
+  | { type: "hint-requested" }
+  | { type: "pane-opened"; title: string; text: string; height: number }
+  | { type: "pane-scrolled"; by: number }
+  | { type: "pane-closed" }
+  | { type: "notice"; text: string };
+
+export function initialScreenState(init: {
+  exercise: ScreenExercise;
+  file: string;
+  next?: ScreenState["next"];
+  hintsShown?: number;
+  notices?: string[];
+}): ScreenState {
+  return {
+    exercise: init.exercise,
+    file: init.file,
+    next: init.next ?? null,
+    phase: "waiting",
+    runs: 0,
+    rows: [],
+    runError: null,
+    last: null,
+    queued: false,
+    history: [],
+    hintsShown: Math.min(init.hintsShown ?? 0, init.exercise.hints.length),
+    hintsOver: false,
+    pane: null,
+    notices: init.notices ?? [],
+    watcherSilent: false,
+    fileMissing: false,
+    watchError: null,
+    crash: null,
+  };
+}
+
+const rowOf = (test: TestOutcome): Row => ({ name: test.name, state: test.state, ms: test.ms });
+
+function upsertRow(rows: Row[], row: Row): Row[] {
+  const at = rows.findIndex((r) => r.name === row.name);
+  if (at === -1) return [...rows, row];
+  return rows.map((r, i) => (i === at ? row : r));
+}
+
+/** What one finished run amounted to, in a few words. */
+export function runSummary(result: RunResult): string {
+  if (result.error?.kind === "timeout") return "stopped: it ran past the time limit";
+  if (result.error && result.total === 0) return result.error.kind === "syntax" ? "syntax error" : "your file did not load";
+  if (result.status === "passed") return `all ${result.total} passed`;
+  return `${result.passed} of ${result.total} passed`;
+}
+
+const clampOffset = (pane: Pane, offset: number) => Math.max(0, Math.min(offset, pane.lines.length - pane.height));
+
+export function screenReducer(state: ScreenState, action: ScreenAction): ScreenState {
+  switch (action.type) {
+    case "run-started":
+      return {
+        ...state,
+        phase: "running",
+        runs: state.runs + 1,
+        queued: false,
+        runError: null,
+        fileMissing: false,
+        crash: null,
+        rows: state.rows.map((r) => ({ name: r.name, state: "pending" })),
+      };
+    case "tests-collected":
+      return { ...state, rows: action.names.map((name) => ({ name, state: "pending" })) };
+    case "test-started":
+      return { ...state, rows: upsertRow(state.rows, { name: action.name, state: "running" }) };
+    case "test-finished":
+      return { ...state, rows: upsertRow(state.rows, rowOf(action.test)) };
+    case "file-error":
+      return { ...state, runError: action.error };
+    case "run-finished": {
+      const { result } = action;
+      const rows = result.tests.length > 0 ? result.tests.map(rowOf) : state.rows.map((r) => ({ name: r.name, state: "not-run" as const }));
+      const entry = { id: state.runs, text: `run ${state.runs} · ${runSummary(result)} · ${Math.round(result.ms)} ms` };
+      return { ...state, phase: "idle", rows, last: result, runError: null, history: [...state.history, entry] };
+    }
+    case "save-seen":
+      return state.phase === "running" ? { ...state, queued: true } : state;
+    case "watcher-silent":
+      return { ...state, watcherSilent: true };
+    case "file-missing":
+      return { ...state, fileMissing: true };
+    case "watch-error":
+      return { ...state, watchError: action.message };
+    case "run-crashed":
+      return { ...state, phase: "idle", crash: action.message };
+    case "hint-requested":
+      return state.hintsShown >= state.exercise.hints.length
+        ? { ...state, hintsOver: true }
+        : { ...state, hintsShown: state.hintsShown + 1 };
+    case "pane-opened": {
+      const pane: Pane = { title: action.title, lines: action.text.replace(/\s+$/, "").split("\n"), offset: 0, height: Math.max(1, action.height) };
+      return { ...state, pane };
+    }
+    case "pane-scrolled":
+      return state.pane ? { ...state, pane: { ...state.pane, offset: clampOffset(state.pane, state.pane.offset + action.by) } } : state;
+    case "pane-closed":
+      return { ...state, pane: null };
+    case "notice":
+      return state.notices.includes(action.text) ? state : { ...state, notices: [...state.notices, action.text] };
+  }
+}
+
+/** True when the last finished run passed every test. */
+export const allPassed = (state: ScreenState) => state.last?.status === "passed";

@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { loadExercises } from "../../../checker/run/exercises.js";
+import { ProgressStore } from "../../../src/progress/progress-store.js";
+import { runScreen } from "../../../src/screen/run-screen.js";
+import { initialScreenState } from "../../../src/screen/screen-state.js";
+import { createScreenStore } from "../../../src/screen/screen-store.js";
+import type { SessionListener } from "../../../src/watch/watch-session.js";
+import { passed, result } from "./fixtures.js";
+import { fakeIo, until } from "./streams.js";
+
+const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
+const exercise = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
+let workspace: string;
+
+beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-screen-"))));
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+function setUp(tty = true) {
+  const io = fakeIo({ tty });
+  const listeners = new Set<SessionListener>();
+  let reruns = 0;
+  const session = {
+    subscribe: (l: SessionListener) => (listeners.add(l), () => void listeners.delete(l)),
+    rerun: () => void reruns++,
+  };
+  const store = createScreenStore(initialScreenState({ exercise, file: join(workspace, exercise.fileName), next: { number: 2, title: "Next one" } }));
+  const progress = new ProgressStore(workspace, (s) => store.dispatch({ type: "notice", text: s }));
+  const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
+  const emit: SessionListener = (e) => listeners.forEach((l) => l(e));
+  const shows = (text: string) => until(() => io.stdout.lastFrame().includes(text), `the screen shows "${text}"`);
+  return { io, exit, emit, shows, store, reruns: () => reruns, listeners, progressFile: () => JSON.parse(readFileSync(progress.file, "utf8")) };
+}
+
+test("the first run starts at once; r reruns; q quits and gives the terminal back", async () => {
+  const { io, exit, reruns, shows, listeners } = setUp();
+  await shows("q quit");
+  expect(reruns()).toBe(1);
+  io.stdin.write("r");
+  await until(() => reruns() === 2, "a rerun");
+  io.stdin.write("q");
+  await expect(exit).resolves.toBe("quit");
+  expect(io.stdin.rawMode.at(0)).toBe(true);
+  expect(io.stdin.rawMode.at(-1)).toBe(false);
+  expect(listeners.size).toBe(0);
+});
+
+test("h shows the next hint and progress remembers how many were seen", async () => {
+  const { io, exit, shows, progressFile } = setUp();
+  await shows("q quit");
+  io.stdin.write("h");
+  await shows(`Hint 1 of 2: ${exercise.hints[0]}`);
+  io.stdin.write("h");
+  await shows(`Hint 2 of 2: ${exercise.hints[1]}`);
+  expect(progressFile().exercises[exercise.id].hintsShown).toBe(2);
+  io.stdin.write("q");
+  await exit;
+});
+
+test("1 opens the tier 1 reference and 1 again closes it; l opens the lesson, escape closes it", async () => {
+  const { io, exit, shows, store } = setUp();
+  await shows("q quit");
+  io.stdin.write("1");
+  await shows("Reference tier 1: pseudocode");
+  expect(io.stdout.lastFrame()).toContain(readFileSync(exercise.references[1]!, "utf8").split("\n")[0]!);
+  io.stdin.write("1");
+  await until(() => store.getState().pane === null, "the pane closes");
+  io.stdin.write("l");
+  await shows(`Lesson: ${exercise.title}`);
+  io.stdin.write("\u001B");
+  await until(() => store.getState().pane === null, "escape closes the pane");
+  io.stdin.write("q");
+  await exit;
+});
+
+test("events reach the screen; an all-green run is recorded and n moves on", async () => {
+  const { io, exit, emit, shows, progressFile } = setUp();
+  await shows("q quit");
+  io.stdin.write("n");
+  emit({ type: "run-started", exercise: exercise.id, file: "f" });
+  emit({ type: "run-finished", result: result([passed("adds two numbers (off-by-one bug)")]) });
+  await shows("n next");
+  expect(progressFile().exercises[exercise.id].passedAt).toEqual(expect.any(String));
+  io.stdin.write("n");
+  await expect(exit).resolves.toBe("next");
+});
+
+test("without raw mode there is no key handling and no raw-mode error; a signal still quits", async () => {
+  const before = process.listenerCount("SIGHUP");
+  const { io, exit, shows } = setUp(false);
+  await shows("Exercise 1");
+  expect(io.stdout.lastFrame()).not.toContain("q quit");
+  expect(io.stdin.rawMode).toEqual([]);
+  expect(process.listenerCount("SIGHUP")).toBe(before + 1);
+  process.emit("SIGHUP");
+  await expect(exit).resolves.toBe("quit");
+  expect(process.listenerCount("SIGHUP")).toBe(before);
+  expect(io.stderr.frames.join("")).toBe("");
+});

@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import type { Exercise } from "../../../checker/run/exercises.js";
+import type { RunListener, RunResult } from "../../../checker/run/result.js";
+import type { FileWatchHandlers, WatchFile } from "../../../src/watch/file-watcher.js";
+import { SAVE_DEBOUNCE_MS } from "../../../src/watch/run-scheduler.js";
+import { SILENCE_CHECK_MS } from "../../../src/watch/silence-check.js";
+import { WatchSession, type SessionEvent } from "../../../src/watch/watch-session.js";
+
+const exercise = { id: "01-adder", number: 1 } as Exercise;
+const result = (passed: number): RunResult => ({
+  exercise: "01-adder", file: "f.ts", status: "passed", tests: [], passed, failed: 0, total: passed, error: null, ms: 1,
+});
+
+/** A runner whose runs the test finishes by hand, counting overlaps. */
+function fakeRunner() {
+  const pending: { listener: RunListener | undefined; done: (r: RunResult) => void }[] = [];
+  let runs = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  return {
+    run(_request: unknown, listener?: RunListener) {
+      runs++;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      listener?.({ type: "run-started", exercise: "01-adder", file: "f.ts" });
+      return new Promise<RunResult>((done) => pending.push({ listener, done }));
+    },
+    finish(passed = 1) {
+      const run = pending.shift()!;
+      inFlight--;
+      run.listener?.({ type: "run-finished", result: result(passed) });
+      run.done(result(passed));
+    },
+    get runs() { return runs; },
+    get maxInFlight() { return maxInFlight; },
+  };
+}
+
+function fakeWatch() {
+  let handlers: FileWatchHandlers | null = null;
+  let closed = false;
+  const watchFile: WatchFile = async (_file, _opts, h) => {
+    handlers = h;
+    return { close: async () => void (closed = true) };
+  };
+  return { watchFile, save: () => handlers!.onSave(), handlers: () => handlers!, closed: () => closed };
+}
+
+async function started(options: { stat?: () => { mtimeMs: number; size: number } | null } = {}) {
+  const runner = fakeRunner();
+  const watch = fakeWatch();
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: options.stat ?? (() => null) });
+  const events: SessionEvent[] = [];
+  session.subscribe((e) => events.push(e));
+  return { runner, watch, session, events };
+}
+
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
+
+test("a save made while a run is in flight is run next, never alongside it", async () => {
+  const { runner, watch, session, events } = await started();
+  session.rerun();
+  watch.save();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 3);
+  expect(runner.runs).toBe(1);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runner.runs).toBe(2);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runner.maxInFlight).toBe(1);
+  expect(events.map((e) => e.type)).toEqual(["run-started", "save-seen", "run-finished", "run-started", "run-finished"]);
+  await session.close();
+});
+
+test("ten saves within 100 ms cause one run", async () => {
+  const { runner, watch, session } = await started();
+  for (let i = 0; i < 10; i++) {
+    watch.save();
+    await vi.advanceTimersByTimeAsync(10);
+  }
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS);
+  expect(runner.runs).toBe(1);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(1);
+  await session.close();
+});
+
+test("ten saves within 100 ms during a run cause exactly one more run", async () => {
+  const { runner, watch, session } = await started();
+  session.rerun();
+  for (let i = 0; i < 10; i++) {
+    watch.save();
+    await vi.advanceTimersByTimeAsync(10);
+  }
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runner.runs).toBe(2);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(2);
+  await session.close();
+});
+
+test("a watcher that stays silent is reported, and the missed save still runs", async () => {
+  let stamp = { mtimeMs: 1, size: 1 };
+  const { runner, session, events } = await started({ stat: () => stamp });
+  stamp = { mtimeMs: 2, size: 2 };
+  await vi.advanceTimersByTimeAsync(SILENCE_CHECK_MS * 2);
+  expect(events.map((e) => e.type)).toEqual(["watcher-silent", "save-seen", "run-started"]);
+  expect(runner.runs).toBe(1);
+  runner.finish();
+  await session.close();
+});
+
+test("a deleted file and a failing watcher are events, not crashes", async () => {
+  const { watch, session, events } = await started();
+  watch.handlers().onMissing();
+  watch.handlers().onError(new Error("EMFILE"));
+  expect(events).toEqual([
+    { type: "file-missing", file: "f.ts" },
+    { type: "watch-error", message: "EMFILE" },
+  ]);
+  await session.close();
+});
+
+test("a runner that rejects becomes a run-crashed event, and a missing file a file-missing event", async () => {
+  const watch = fakeWatch();
+  const errors = [Object.assign(new Error("gone"), { code: "ENOENT" }), new Error("vitest fell over")];
+  const runner = { run: async () => Promise.reject(errors.shift()) };
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: true, watchFile: watch.watchFile });
+  const events: SessionEvent[] = [];
+  session.subscribe((e) => events.push(e));
+  session.rerun();
+  await vi.advanceTimersByTimeAsync(0);
+  session.rerun();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(events).toEqual([
+    { type: "file-missing", file: "f.ts" },
+    { type: "run-crashed", message: "vitest fell over" },
+  ]);
+  await session.close();
+});
+
+test("close stops the watcher, waits for the run in flight, and ignores later saves", async () => {
+  const { runner, watch, session } = await started();
+  session.rerun();
+  let closed = false;
+  const closing = session.close().then(() => (closed = true));
+  watch.save();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 2);
+  expect(watch.closed()).toBe(true);
+  expect(closed).toBe(false);
+  runner.finish();
+  await closing;
+  expect(runner.runs).toBe(1);
+});
