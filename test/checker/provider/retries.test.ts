@@ -51,6 +51,18 @@ describe("fault attempt counters", () => {
     expect(await rejection(client.messages.create(ask("second body")))).toBeInstanceOf(Anthropic.OverloadedError);
   });
 
+  it.each([
+    ["rate-limited", 2],
+    ["overloaded", 3],
+    ["server-errors", 2],
+    ["drop-before-headers", 1],
+    ["drop-mid-stream", 1],
+  ] as const)("%s fails its first %i attempts by default, then answers", async (scenario, faults) => {
+    const client = clientFor(provider(), scenario);
+    for (let i = 0; i < faults; i++) expect(await rejection(client.messages.create(ask("defaults")))).toBeInstanceOf(Error);
+    expect((await client.messages.create(ask("defaults"))).content).toEqual([{ type: "text", text: "Done: defaults", citations: null }]);
+  });
+
   it("let drop-before-headers answer the next attempt of the same request", async () => {
     const apiKey = freshKey();
     const client = clientFor(provider(), "drop-before-headers", { apiKey });
