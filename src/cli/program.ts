@@ -7,9 +7,20 @@ export interface Outcome {
 
 const EXAMPLES = `
 Examples:
+  $ lab start 1                     open exercise 1's live screen; every save reruns its tests
+  $ lab list                        every exercise with its status and next step (so does plain lab)
   $ lab check 1                     run exercise 1's hidden tests on your file once
+  $ lab hint 1                      the next hint for exercise 1
+  $ lab show 1 --tier 1             exercise 1's pseudocode reference
+  $ lab reset 1                     put exercise 1's stub back (your version is backed up)
+  $ lab solution 1                  the reference solution, once exercise 1 has passed
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
 `;
+
+export function parseTier(value: string): number {
+  if (value !== "1" && value !== "2" && value !== "3") throw new InvalidArgumentError("a tier is 1, 2 or 3.");
+  return Number(value);
+}
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -25,7 +36,33 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .showHelpAfterError("(run lab --help for usage)")
     .addHelpText("after", EXAMPLES)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .allowExcessArguments(true)
+    .action(async function (this: Command) {
+      // commander's own "unknown command" error (with its "did you mean"); untyped but public.
+      if (this.args.length > 0) (this as Command & { unknownCommand(): never }).unknownCommand();
+      const { listCommand } = await import("../commands/list.js");
+      outcome.code = await listCommand(io);
+    });
+
+  program
+    .command("start <exercise>")
+    .description("open an exercise's live screen: your file, its hidden tests rerun on every save")
+    .option("--poll", "poll the file for changes (for folders where saves are not noticed)")
+    .addHelpText("after", "\nExample:\n  $ lab start 1\n")
+    .action(async (key: string, opts: { poll?: boolean }) => {
+      const { startCommand } = await import("../commands/start.js");
+      outcome.code = await startCommand(key, opts, io);
+    });
+
+  program
+    .command("list")
+    .description("every exercise with its status and what to do next")
+    .addHelpText("after", "\nExample:\n  $ lab list\n")
+    .action(async () => {
+      const { listCommand } = await import("../commands/list.js");
+      outcome.code = await listCommand(io);
+    });
 
   program
     .command("check <exercise>")
@@ -36,6 +73,46 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .action(async (key: string, opts: { file?: string; json?: boolean }) => {
       const { checkCommand } = await import("../commands/check.js");
       outcome.code = await checkCommand(key, opts, io);
+    });
+
+  program
+    .command("hint <exercise>")
+    .description("show the next hint for an exercise (one more each time)")
+    .addHelpText("after", "\nExample:\n  $ lab hint 1\n")
+    .action(async (key: string) => {
+      const { hintCommand } = await import("../commands/hint.js");
+      outcome.code = await hintCommand(key, io);
+    });
+
+  program
+    .command("show <exercise>")
+    .description("show an exercise's lesson or a reference tier")
+    .addOption(new Option("--tier <tier>", "reference tier: 1 pseudocode, 2 LangGraph JS, 3 the SDK").argParser(parseTier))
+    .option("--lesson", "show the lesson")
+    .addHelpText("after", "\nExample:\n  $ lab show 1 --tier 1\n")
+    .action(async (key: string, opts: { tier?: number; lesson?: boolean }) => {
+      const { showCommand } = await import("../commands/show.js");
+      outcome.code = await showCommand(key, opts, io);
+    });
+
+  program
+    .command("reset <exercise>")
+    .description("put the stub back in your file, keeping a backup of your version")
+    .option("--yes", "do not ask for confirmation")
+    .addHelpText("after", "\nExample:\n  $ lab reset 1 --yes\n")
+    .action(async (key: string, opts: { yes?: boolean }) => {
+      const { resetCommand } = await import("../commands/reset.js");
+      outcome.code = await resetCommand(key, opts, io);
+    });
+
+  program
+    .command("solution <exercise>")
+    .description("show the reference solution, once the exercise has passed")
+    .option("--force", "show it before a pass (recorded in your progress)")
+    .addHelpText("after", "\nExample:\n  $ lab solution 1\n")
+    .action(async (key: string, opts: { force?: boolean }) => {
+      const { solutionCommand } = await import("../commands/solution.js");
+      outcome.code = await solutionCommand(key, opts, io);
     });
 
   program

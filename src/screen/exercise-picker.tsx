@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput, useStdin } from "ink";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { formatSeconds } from "../progress/drills.js";
 import type { ExerciseTable } from "../progress/exercise-table.js";
 import type { ExerciseStatus } from "../progress/status.js";
@@ -19,6 +19,12 @@ export function ExercisePicker({ table, onChoose }: ExercisePickerProps) {
   const { rows, hasDrills } = table;
   const suggested = nextExercise(rows);
   const [selected, setSelected] = useState(Math.max(0, suggested ? rows.indexOf(suggested) : 0));
+  // Keys read the selection from a ref: a fast "down, enter" must start the row it moved to.
+  const current = useRef(selected);
+  const move = (by: number) => {
+    current.current = Math.max(0, Math.min(rows.length - 1, current.current + by));
+    setSelected(current.current);
+  };
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
   const choose = (n: number | null) => {
@@ -26,9 +32,9 @@ export function ExercisePicker({ table, onChoose }: ExercisePickerProps) {
     exit();
   };
   useInput((input, key) => {
-    if (key.upArrow || input === "k") setSelected((i) => Math.max(0, i - 1));
-    else if (key.downArrow || input === "j") setSelected((i) => Math.min(rows.length - 1, i + 1));
-    else if (key.return && rows[selected]) choose(rows[selected].exercise.number);
+    if (key.upArrow || input === "k") move(-1);
+    else if (key.downArrow || input === "j") move(1);
+    else if (key.return && rows[current.current]) choose(rows[current.current]!.exercise.number);
     else if (input === "q" || key.escape || (key.ctrl && input === "c")) choose(null);
   }, { isActive: isRawModeSupported === true });
   const titleWidth = Math.max(...rows.map((r) => r.exercise.title.length));

@@ -1,0 +1,79 @@
+import type { Exercise } from "../../checker/run/exercises.js";
+import { Runner } from "../../checker/run/runner.js";
+import { UserError } from "../cli/errors.js";
+import { isInteractive, writeLine, type Io } from "../cli/io.js";
+import { ProgressStore } from "../progress/progress-store.js";
+import { recordRun, recordStart } from "../progress/record-run.js";
+import { ensureFromStub, WorkspaceWriteError } from "../progress/workspace-files.js";
+import { openInEditor } from "../screen/open-editor.js";
+import { plainPrinter } from "../screen/plain-printer.js";
+import { fileLink } from "../screen/terminal-link.js";
+import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
+
+export const START_MESSAGES = {
+  created: (file: string) => `Created ${file} from the stub. Edit it in your editor; every save reruns the hidden tests.`,
+  existing: (file: string) => `Your file: ${file}. Edit it in your editor; every save reruns the hidden tests.`,
+  once: (n: number) => `No terminal here, so the hidden tests run once (like lab check ${n}) instead of on every save.`,
+  polling: "Watching by polling the file (--poll).",
+} as const;
+
+export interface StartOptions {
+  poll?: boolean;
+}
+
+/** Creates the learner's file if needed and says where it is; the path is a link in a terminal. */
+function prepareFile(ctx: LabContext, io: Io, exercise: Exercise, progress: ProgressStore, link: boolean): string {
+  const file = workspaceFile(ctx, exercise);
+  let created: boolean;
+  try {
+    created = ensureFromStub(exercise, file, ctx.config.workspaceDir);
+  } catch (err) {
+    if (err instanceof WorkspaceWriteError) throw new UserError(err.message);
+    throw err;
+  }
+  recordStart(progress, exercise.id);
+  const shown = link ? fileLink(file) : file;
+  writeLine(io.stdout, `Exercise ${exercise.number}: ${exercise.title}`);
+  writeLine(io.stdout, created ? START_MESSAGES.created(shown) : START_MESSAGES.existing(shown));
+  return file;
+}
+
+/** Without a terminal: one run, printed as plain lines, with `lab check`'s exit code. */
+async function runOnce(ctx: LabContext, io: Io, exercise: Exercise, progress: ProgressStore): Promise<number> {
+  const file = prepareFile(ctx, io, exercise, progress, false);
+  writeLine(io.stdout, START_MESSAGES.once(exercise.number));
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
+  try {
+    const result = await runner.run({ exercise, implFile: file }, plainPrinter(io.stdout, exercise.number));
+    recordRun(progress, exercise.id, result);
+    return result.status === "passed" ? 0 : 1;
+  } finally {
+    await runner.close();
+  }
+}
+
+/** `lab start N`: the live screen in a terminal, one plain run anywhere else. */
+export async function startCommand(key: string, opts: StartOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
+  const ctx = await loadContext(io, paths);
+  let exercise = exerciseOrFail(ctx, key);
+  const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
+  if (!isInteractive(io)) return runOnce(ctx, io, exercise, progress);
+
+  const poll = opts.poll ?? ctx.config.config.poll;
+  const { watchExercise } = await import("../screen/watch-exercise.js");
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
+  try {
+    for (;;) {
+      const file = prepareFile(ctx, io, exercise, progress, true);
+      if (poll) writeLine(io.stdout, START_MESSAGES.polling);
+      const editor = ctx.config.config.editor;
+      const next = ctx.exercises.find((e) => e.number > exercise.number) ?? null;
+      const openEditor = editor ? (onError: (sentence: string) => void) => openInEditor(editor, file, onError) : null;
+      const exit = await watchExercise({ io, exercise, file, next, runner, progress, poll, openEditor });
+      if (exit !== "next" || !next) return 0;
+      exercise = next;
+    }
+  } finally {
+    await runner.close();
+  }
+}
