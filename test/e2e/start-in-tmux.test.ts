@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { alive, descendants, Tmux } from "./tmux.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const solution = readFileSync(join(root, "test/fixtures/lab/solutions/01-adder.ts"), "utf8");
+// Step one: add() is done, echoSum() still throws, so some rows stay red.
+const halfway = solution.replace(/(export async function echoSum[^{]*\{)[\s\S]*$/, '$1\n  throw new Error("not yet");\n}\n');
+const hangs = solution.replace(/return a \+ b;/, "while (true) {}");
+
+let cwd: string;
+let tmux: Tmux;
+let file: string;
+
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), "lab-e2e-"));
+  writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: 2 };\n`);
+  file = join(cwd, "ws/01-adder.ts");
+  tmux = new Tmux();
+});
+afterEach(() => {
+  tmux.kill();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+/** Starts `lab start 1` in the terminal; when it exits, the shell prints its exit code and the tty modes. */
+async function startLab(): Promise<number[]> {
+  const launcher = join(root, "test/e2e/lab-fixture.mjs");
+  const after = `echo LAB-EXIT=$?; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600`;
+  tmux.start(`cd ${cwd} && unset CI && ${process.execPath} ${launcher} start 1; ${after}`);
+  await tmux.until((s) => s.includes(`Created ${file} from the stub.`), "the file being created");
+  await tmux.until((s) => s.includes("Run 1:") && s.includes("First failure:"), "the stub's first run, failing", 30_000);
+  const shell = Number(tmux.pane("pane_pid"));
+  const ours = descendants(shell);
+  expect(ours.length).toBeGreaterThan(1); // lab itself and its pre-forked test worker
+  return ours;
+}
+
+/** After lab exits: exit code 0, the terminal back in cooked mode with a cursor, and none of its processes left. */
+async function expectCleanExit(ours: number[], timeoutMs?: number): Promise<void> {
+  const done = await tmux.until((s) => /LAB-EXIT=\d+\n.*echo/.test(s), "lab exiting and stty reporting", timeoutMs);
+  const [exit, modes] = done.slice(done.indexOf("LAB-EXIT=")).split("\n");
+  expect(exit).toBe("LAB-EXIT=0");
+  expect(modes!.trim().split(" ").sort()).toEqual(["echo", "icanon"]); // cooked mode again, not raw
+  expect(tmux.pane("cursor_flag")).toBe("1");
+  for (const pid of ours) expect(alive(pid), `process ${pid} is still running`).toBe(false);
+}
+
+test("lab start 1 in a real terminal: red, then green on save; q restores the terminal and leaves no process", async () => {
+  const ours = await startLab();
+  writeFileSync(file, halfway);
+  const red = await tmux.until((s) => s.includes("Run 2:"), "the second run");
+  expect(red).toMatch(/✔ adds two numbers/);
+  expect(red).toMatch(/✘ asks the model to echo the sum/);
+  expect(red).toContain("First failure: asks the model to echo the sum (no-echo bug)");
+  expect(red).toContain("not yet");
+
+  writeFileSync(file, solution);
+  const green = await tmux.until((s) => s.includes("Run 3:"), "the third run");
+  expect(green).toMatch(/Run 3: all \d+ passed/);
+  expect(green).not.toContain("✘");
+  expect(green).toContain("Compare with the reference solution: lab solution 1");
+  expect(green).toContain("run 2 · 1 of 3 passed");
+
+  tmux.keys("q");
+  await expectCleanExit(ours);
+}, 60_000);
+
+test("Ctrl-C during a run that never ends: the run is stopped at the limit, then everything is gone", async () => {
+  const ours = await startLab();
+  writeFileSync(file, hangs);
+  await tmux.until((s) => s.includes("Running the hidden tests…"), "the hanging run starting");
+  tmux.keys("C-c");
+  await tmux.until((s) => s.includes("Waiting for the run in progress to stop…"), "lab saying it waits for the run");
+  await expectCleanExit(ours, 10_000);
+}, 60_000);

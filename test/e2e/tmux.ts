@@ -1,0 +1,78 @@
+import { execFileSync } from "node:child_process";
+
+/** A private tmux server (its own socket) holding one real terminal for a test. */
+export class Tmux {
+  private readonly socket = `lab-e2e-${process.pid}-${Date.now()}`;
+  readonly session = "lab";
+
+  private tmux(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+
+  start(command: string, size = { columns: 120, rows: 45 }): void {
+    this.tmux("new-session", "-d", "-s", this.session, "-x", String(size.columns), "-y", String(size.rows), command);
+  }
+
+  /** What the terminal shows now, as text. */
+  screen(): string {
+    return this.tmux("capture-pane", "-p", "-J", "-t", this.session);
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", "-t", this.session, ...keys);
+  }
+
+  /** A tmux format value of the pane, e.g. "pane_pid" or "cursor_flag". */
+  pane(format: string): string {
+    return this.tmux("display-message", "-p", "-t", this.session, `#{${format}}`).trim();
+  }
+
+  /** Polls the screen until `check` holds; the terminal test may wait, in short steps. */
+  async until(check: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      last = this.screen();
+      if (check(last)) return last;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`The terminal never showed ${what}. It shows:\n${last}`);
+  }
+
+  kill(): void {
+    try {
+      this.tmux("kill-server");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Every process below `pid` (children, grandchildren…), from ps. */
+export function descendants(pid: number): number[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

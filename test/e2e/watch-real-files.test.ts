@@ -1,0 +1,89 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import type { Exercise } from "../../checker/run/exercises.js";
+import type { RunResult } from "../../checker/run/result.js";
+import { WatchSession, type SessionEvent } from "../../src/watch/watch-session.js";
+
+// The watcher against a real file system, with a runner that only counts. Real time here:
+// what is under test is how the OS's events arrive.
+let dir: string;
+let file: string;
+const exercise = { id: "01-adder" } as Exercise;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "lab-watch-"));
+  file = join(dir, "01-adder.ts");
+  writeFileSync(file, "v0");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function session(poll = false, runMs = 0) {
+  let runs = 0;
+  const runner = {
+    run: async () => {
+      runs++;
+      await new Promise((r) => setTimeout(r, runMs));
+      return {} as RunResult;
+    },
+  };
+  const s = await WatchSession.start({ runner, exercise, file, poll });
+  const events: SessionEvent[] = [];
+  s.subscribe((e) => events.push(e));
+  return { s, runs: () => runs, events };
+}
+
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, what: string, timeoutMs = 3_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await settle(10);
+  }
+}
+
+test.each([
+  ["in place (most editors)", () => writeFileSync(file, "v1")],
+  ["write a temp file, rename it over (VS Code, JetBrains)", () => (writeFileSync(`${file}.tmp`, "v1"), renameSync(`${file}.tmp`, file))],
+  ["move the old file away, write a new one (vim with backupcopy=no)", () => (renameSync(file, `${file}~`), writeFileSync(file, "v1"))],
+])("a save %s is one run", async (_how, save) => {
+  const { s, runs, events } = await session();
+  save();
+  await until(() => runs() === 1, "a run");
+  await settle(300);
+  expect(runs()).toBe(1);
+  expect(events.filter((e) => e.type === "file-missing")).toEqual([]);
+  await s.close();
+});
+
+test("ten saves within 100 ms cause at most two runs", async () => {
+  const { s, runs } = await session(false, 30);
+  for (let i = 0; i < 10; i++) {
+    writeFileSync(file, `v${i}`);
+    await settle(9);
+  }
+  await until(() => runs() >= 1, "a run");
+  await settle(400);
+  expect(runs()).toBeGreaterThanOrEqual(1);
+  expect(runs()).toBeLessThanOrEqual(2);
+  await s.close();
+});
+
+test("a save while a run is in flight is run next", async () => {
+  const { s, runs } = await session(false, 300);
+  s.rerun();
+  await until(() => runs() === 1, "the first run");
+  writeFileSync(file, "during");
+  await settle(100);
+  expect(runs()).toBe(1);
+  await until(() => runs() === 2, "the queued run");
+  await s.close();
+});
+
+test("--poll notices saves too", async () => {
+  const { s, runs } = await session(true);
+  writeFileSync(file, "polled");
+  await until(() => runs() === 1, "a run from polling");
+  await s.close();
+});
