@@ -48,6 +48,8 @@ export function killTree(child: ChildProcess): void {
 /** Keeps at most one ready process per spawn spec. */
 export class SpareProcesses {
   private readonly spares = new Map<string, ChildProcess>();
+  /** Every process forked here that has not exited yet, spare or running. */
+  private readonly live = new Set<ChildProcess>();
   private closed = false;
 
   /** `env`, when given, replaces the inherited environment (vitest's own variables are kept). */
@@ -69,13 +71,20 @@ export class SpareProcesses {
     const spare = this.spares.get(key);
     this.spares.delete(key);
     if (spare && spare.exitCode === null && spare.signalCode === null) return spare;
-    return spawnWorker(spec, this.preload);
+    return this.fork(spec);
+  }
+
+  private fork(spec: SpawnSpec): ChildProcess {
+    const child = spawnWorker(spec, this.preload);
+    this.live.add(child);
+    child.once("exit", () => this.live.delete(child));
+    return child;
   }
 
   refill(spec: SpawnSpec): void {
     const key = JSON.stringify(spec);
     if (this.closed || this.spares.has(key)) return;
-    const child = spawnWorker(spec, this.preload);
+    const child = this.fork(spec);
     child.stdout?.resume();
     child.stderr?.resume();
     child.once("exit", () => {
@@ -88,6 +97,12 @@ export class SpareProcesses {
     this.closed = true;
     for (const child of this.spares.values()) killTree(child);
     this.spares.clear();
+  }
+
+  /** Kills every process forked here, running ones included, and forks no more. */
+  killAll(): void {
+    this.close();
+    for (const child of this.live) killTree(child);
   }
 }
 

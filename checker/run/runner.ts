@@ -28,6 +28,12 @@ export interface RunnerOptions {
   execArgv?: string[];
   /** Where console output of learner code goes; discarded by default. */
   output?: NodeJS.WritableStream;
+  /**
+   * The folder `runMany` keeps its private copies of hidden tests in (created if missing,
+   * removed on close); by default a new folder in the system's temp folder. A caller that
+   * sandboxes the workers needs to know it to let them read it.
+   */
+  scratchDir?: string;
 }
 
 export interface RunRequest {
@@ -114,7 +120,9 @@ export class Runner {
       },
       { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
     );
-    return new Runner(bindings, vitest, spares, timeoutSeconds, mkdtempSync(join(tmpdir(), "lab-run-")));
+    const scratch = options.scratchDir ?? mkdtempSync(join(tmpdir(), "lab-run-"));
+    mkdirSync(scratch, { recursive: true });
+    return new Runner(bindings, vitest, spares, timeoutSeconds, scratch);
   }
 
   /** One run of one exercise's hidden tests against `implFile`. Runs are queued, never overlapped. */
@@ -196,6 +204,15 @@ export class Runner {
     }
     if (error) binding.listener?.({ type: "file-error", error });
     return summarise(binding.exercise.id, binding.implFile, tests, error, ms);
+  }
+
+  /**
+   * Kills every worker process now, running ones included: a run in flight ends early with
+   * what it has. For a caller that is shutting down (Ctrl-C) and must not leave learner
+   * code running; call close() after it.
+   */
+  abort(): void {
+    this.spares.killAll();
   }
 
   async close(): Promise<void> {
