@@ -1,0 +1,115 @@
+// npm run bench:screen — from writing the learner's file to the updated rows on the screen.
+// Exercise 1's real hidden tests, the real watcher, runner and Ink screen, drawn to a test
+// stdout; a save counts as shown when a frame says "Run N:" for its run. Saves alternate
+// between the solution and a one-bug mutant so every save changes the rows.
+import { EventEmitter } from "node:events";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+const dist = new URL("../dist/", import.meta.url);
+const load = (path) => import(new URL(path, dist).href);
+const { labPaths } = await load("checker/paths.js");
+const { loadExercises } = await load("checker/run/exercises.js");
+const { Runner } = await load("checker/run/runner.js");
+const { WatchSession } = await load("src/watch/watch-session.js");
+const { ProgressStore } = await load("src/progress/progress-store.js");
+const { runScreen } = await load("src/screen/run-screen.js");
+const { initialScreenState } = await load("src/screen/screen-state.js");
+const { createScreenStore } = await load("src/screen/screen-store.js");
+
+const SAVES = 20;
+const WARM_UP = 2;
+const PAUSE_MS = 1_000;
+const TARGET_MS = 150;
+
+const paths = labPaths();
+const exercise = loadExercises(paths.exercises, paths.solutions).find((e) => e.number === 1);
+const mutant = exercise.mutants.find((m) => m.bug === "split-results") ?? exercise.mutants[0];
+const versions = [readFileSync(exercise.solution, "utf8"), readFileSync(mutant.file, "utf8")];
+
+class Stdout extends EventEmitter {
+  isTTY = true;
+  columns = 120;
+  rows = 40;
+  waiters = [];
+  write(chunk) {
+    const text = stripVTControlCharacters(String(chunk));
+    const at = performance.now();
+    this.waiters = this.waiters.filter((w) => !(w.match(text) && (w.resolve(at), true)));
+    return true;
+  }
+  next(match) {
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+}
+class Stdin extends EventEmitter {
+  isTTY = true;
+  data = null;
+  setRawMode() {}
+  setEncoding() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read() {
+    const d = this.data;
+    this.data = null;
+    return d;
+  }
+  press(key) {
+    this.data = key;
+    this.emit("readable");
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "lab-bench-screen-"));
+const file = join(dir, exercise.fileName);
+copyFileSync(exercise.stub, file);
+const io = { stdout: new Stdout(), stderr: new Stdout(), stdin: new Stdin(), env: {}, cwd: dir };
+
+const runner = await Runner.create({ timeoutSeconds: 10 });
+const session = await WatchSession.start({ runner, exercise, file, poll: false });
+const marks = {};
+session.subscribe((e) => {
+  if (e.type === "save-seen") marks.seen ??= performance.now();
+  if (e.type === "run-started") marks.started = performance.now();
+  if (e.type === "run-finished") marks.finished = performance.now();
+});
+const store = createScreenStore(initialScreenState({ exercise, file, next: null }));
+const progress = new ProgressStore(dir, () => {});
+const shown = (run) => io.stdout.next((text) => text.includes(`Run ${run}:`));
+const firstRun = shown(1);
+const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
+await firstRun;
+
+const pause = () => new Promise((r) => setTimeout(r, PAUSE_MS));
+const samples = [];
+for (let i = 0; i < WARM_UP + SAVES; i++) {
+  await pause();
+  for (const key of Object.keys(marks)) delete marks[key];
+  const frame = shown(i + 2);
+  const t0 = performance.now();
+  writeFileSync(file, versions[i % 2]);
+  const t1 = await frame;
+  if (i >= WARM_UP) samples.push({ total: t1 - t0, seen: marks.seen - t0, started: marks.started - t0, finished: marks.finished - t0 });
+}
+
+io.stdin.press("q");
+await exit;
+await session.close();
+await runner.close();
+rmSync(dir, { recursive: true, force: true });
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const ms = (x) => `${x.toFixed(1)} ms`;
+const totals = samples.map((s) => s.total);
+console.log(`lab start screen: save → updated rows, exercise 1's real tests (${exercise.hiddenTest.split("/").slice(-2).join("/")})`);
+console.log(`${SAVES} saves after ${WARM_UP} warm-up saves, ${PAUSE_MS / 1000} s apart as a human would save, so the pre-forked worker is ready`);
+console.log(`  median ${ms(median(totals))}  min ${ms(Math.min(...totals))}  max ${ms(Math.max(...totals))}  (target ≤ ${TARGET_MS} ms)`);
+console.log(`  median breakdown: watcher event ${ms(median(samples.map((s) => s.seen)))}, run started ${ms(median(samples.map((s) => s.started)))}, run finished ${ms(median(samples.map((s) => s.finished)))}, rows drawn ${ms(median(totals))}`);
+process.exitCode = median(totals) <= TARGET_MS ? 0 : 1;
