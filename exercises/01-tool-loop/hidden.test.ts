@@ -69,7 +69,7 @@ function expectOneResultMessagePerTurn(messages: Param[]): void {
   });
 }
 
-/** Every tool_use id in the transcript has a tool_result somewhere after it (the shape is the parallel test's business). */
+/** Every tool_use id in the transcript is answered by one tool_result, and no result answers an unknown id. How the results are grouped into messages is the parallel test's business. */
 function expectEveryIdAnswered(messages: Param[]): void {
   const asked = messages
     .filter((m) => m.role === "assistant")
