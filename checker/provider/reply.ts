@@ -78,6 +78,9 @@ function applyMaxTokens(content: ResponseBlock[], limit: number) {
   return { content: kept, truncated: false };
 }
 
+/** A cut at position 0 leaves an empty text block, which the API never sends. */
+const withoutEmptyText = (content: ResponseBlock[]) => content.filter((b) => b.type !== "text" || b.text !== "");
+
 function shape(blocks: ReplyBlock[], stopReason: StopReason, request: MessagesRequest, seed: string): Shaped {
   let content = materialise(blocks, seed);
   let stopSequence: string | null = null;
@@ -89,8 +92,9 @@ function shape(blocks: ReplyBlock[], stopReason: StopReason, request: MessagesRe
   }
   const limited = applyMaxTokens(content, request.max_tokens);
   if (limited.truncated) {
-    return { content: limited.content, stopReason: "max_tokens", stopSequence: null, outputTokens: request.max_tokens };
+    return { content: withoutEmptyText(limited.content), stopReason: "max_tokens", stopSequence: null, outputTokens: request.max_tokens };
   }
+  content = withoutEmptyText(content);
   const outputTokens = content.reduce((sum, block) => sum + countText(blockText(block)), 0);
   return { content, stopReason, stopSequence, outputTokens };
 }

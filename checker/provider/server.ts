@@ -165,7 +165,11 @@ export class ProviderHandler {
       let at = this.records.length;
       while (at > 0 && this.records[at - 1]!.seq > record.seq) at--;
       this.records.splice(at, 0, record);
-      this.options.onExchange?.(record);
+      try {
+        this.options.onExchange?.(record);
+      } catch {
+        // A listener's failure (a full disk under --log, say) must not take the answer down with it.
+      }
     };
     const fail = (error: ApiError) => {
       record.status = error.status;

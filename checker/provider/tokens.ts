@@ -47,7 +47,9 @@ export interface Segment {
 }
 
 const memo = new Map<string, number>();
-const MEMO_LIMIT = 50_000;
+/** The memo forgets everything once it holds this many characters of text (about 40 MB). */
+const MEMO_CHAR_LIMIT = 20_000_000;
+let memoChars = 0;
 const LONG_RUN_PATTERN = new RegExp(`\\S{${LONG_RUN + 1},}`, "g");
 
 function countPieces(text: string): number {
@@ -72,8 +74,12 @@ export function countText(text: string): number {
   }
   const n = countPieces(text);
   if (cacheable) {
-    if (memo.size >= MEMO_LIMIT) memo.clear();
+    if (memoChars + text.length > MEMO_CHAR_LIMIT) {
+      memo.clear();
+      memoChars = 0;
+    }
     memo.set(text, n);
+    memoChars += text.length;
   }
   return n;
 }

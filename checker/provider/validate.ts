@@ -31,7 +31,6 @@ export const MESSAGES = {
   role: (path: string) => `${path}: Input should be 'user' or 'assistant'`,
   emptyMessages: "messages: at least one message is required",
   firstRole: 'messages: first message must use the "user" role',
-  emptyText: (path: string) => `${path}: text content blocks must be non-empty`,
   ttl: (path: string) => `${path}: Input should be '5m' or '1h'`,
   ephemeral: (path: string) => `${path}: Input should be 'ephemeral'`,
   toolName: (path: string) => `${path}: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`,

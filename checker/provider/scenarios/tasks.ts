@@ -64,7 +64,7 @@ export const recover = defineScenario({
     const first = reads[0];
     if (!first) return toolUse("read_file", { path: "timeout.log" });
     if (!first.result!.isError && !/^error/i.test(first.result!.text)) return text(`timeout.log says: ${firstLine(first.result!.text)}`);
-    if (!/list_files/.test(first.result!.text)) return text("I could not read the file, so I do not know.");
+    if (!/list_files/.test(first.result!.text)) return text("I only know that timeout.log is not there, and nothing told me where else to look, so I have no answer.");
     const listing = lastAnswered(ctx, "list_files");
     if (!listing) return toolUse("list_files");
     const target = /[\w.-]*error[\w.-]*\.log/i.exec(listing.result!.text)?.[0] ?? "errors.log";

@@ -103,4 +103,11 @@ describe("stop reasons", () => {
     const unmatched = await client.messages.create(ask("nothing to stop", { stop_sequences: ["END"] }));
     expect(unmatched).toMatchObject({ stop_reason: "end_turn", stop_sequence: null });
   });
+
+  it("a stop sequence at the very start leaves no empty text block behind", async () => {
+    const client = clientFor(provider(), "echo");
+    const message = await client.messages.create(ask("anything", { stop_sequences: ["You"] }));
+    expect(message).toMatchObject({ stop_reason: "stop_sequence", stop_sequence: "You", content: [] });
+    expect(message.usage.output_tokens).toBe(0);
+  });
 });

@@ -60,7 +60,7 @@ describe("recover", () => {
   it("gives up when the error does not mention list_files", async () => {
     const result = await run("recover", "What went wrong?", { read_file: read("Error: not found"), list_files: listing });
     expect(result.calls).toBe(2);
-    expect(answer(result.final)).toBe("I could not read the file, so I do not know.");
+    expect(answer(result.final)).toBe("I only know that timeout.log is not there, and nothing told me where else to look, so I have no answer.");
   });
 
   it("answers at once when the guessed file exists", async () => {

@@ -26,7 +26,7 @@ const messageOf = (err: { error: { error: { message: string } } }) => err.error.
 describe("tool pairing", () => {
   it("rejects a tool_result after an assistant turn sent back as its text only", async () => {
     const client = clientFor(provider(), "capital-weather");
-    const goal = "What is the weather in the capital of France?";
+    const goal = "How warm is it today in the capital of France?";
     const first = await client.messages.create(ask(goal));
     const use = first.content[0] as Anthropic.ToolUseBlock;
     const err = await rejection(
