@@ -14,6 +14,7 @@ import { MAX_DEPTH, MESSAGES, nestsDeeperThan, validateMessagesRequest } from ".
 import type { MessagesRequest } from "./wire.js";
 
 export const DEFAULT_SCENARIO = "echo";
+const MISSING_KEY = "x-api-key header is required";
 export const DEFAULT_MAX_CONTEXT_TOKENS = 200_000;
 
 /** One request and what the provider did with it. */
@@ -187,6 +188,11 @@ export class ProviderHandler {
     }
     const routed = route.endpoint !== "unknown" && req.method === "POST";
     const rawExcerpt = () => (raw.length > 2048 ? `${raw.slice(0, 2048)}…` : raw);
+    // Who is asking is settled before what they sent, as on the real API.
+    if (routed && !record.apiKey) {
+      record.body = rawExcerpt();
+      return fail(new ApiError(401, MISSING_KEY));
+    }
     try {
       record.body = JSON.parse(raw);
     } catch (err) {
@@ -202,7 +208,7 @@ export class ProviderHandler {
 
     try {
       if (!routed) throw new ApiError(404, `Not found: ${req.method} ${record.path}`);
-      if (!record.apiKey) throw new ApiError(401, "x-api-key header is required");
+      if (!record.apiKey) throw new ApiError(401, MISSING_KEY);
       if (!req.headers["anthropic-version"]) throw new ApiError(400, "anthropic-version: header is required");
       const scenario = this.scenarios.get(route.scenario!);
       if (!scenario) {

@@ -88,6 +88,11 @@ describe("errors outside the scenarios", () => {
     expectErrorResponse(response, 401, "x-api-key header is required");
   });
 
+  it("settles the missing key before looking at the body: bad JSON without a key is still a 401", async () => {
+    const response = await post(provider(), "/s/echo/v1/messages", "{not json", { "anthropic-version": "2023-06-01" });
+    expectErrorResponse(response, 401, "x-api-key header is required");
+  });
+
   it("answers 400 when anthropic-version is missing", async () => {
     const response = await post(provider(), "/s/echo/v1/messages", JSON.stringify(ask("hi")), { "x-api-key": "k" });
     expectErrorResponse(response, 400, "anthropic-version: header is required");
