@@ -108,7 +108,7 @@ export class SpareProcesses {
 
 class LabForkWorker implements PoolWorker {
   readonly name = POOL_NAME;
-  readonly cacheFs = true;
+  readonly cacheFs: boolean;
   private child: ChildProcess | undefined;
   private running: string[] = [];
   private readonly spec: SpawnSpec;
@@ -117,8 +117,11 @@ class LabForkWorker implements PoolWorker {
     private readonly options: PoolOptions,
     private readonly spares: SpareProcesses,
     private readonly watchdog: Watchdog,
+    codeOverIpc: boolean,
   ) {
     this.spec = spares.specFor(options);
+    // vitest hands transformed code to a worker as a file in its temp folder (cacheFs), or over IPC.
+    this.cacheFs = !codeOverIpc;
   }
 
   private get process(): ChildProcess {
@@ -170,6 +173,7 @@ class LabForkWorker implements PoolWorker {
   }
 }
 
-export function labPool(spares: SpareProcesses, watchdog: Watchdog): PoolRunnerInitializer {
-  return { name: POOL_NAME, createPoolWorker: (options) => new LabForkWorker(options, spares, watchdog) };
+/** `codeOverIpc`: send transformed code over IPC, so workers need not read vitest's temp folder. */
+export function labPool(spares: SpareProcesses, watchdog: Watchdog, codeOverIpc = false): PoolRunnerInitializer {
+  return { name: POOL_NAME, createPoolWorker: (options) => new LabForkWorker(options, spares, watchdog, codeOverIpc) };
 }

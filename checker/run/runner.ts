@@ -34,6 +34,11 @@ export interface RunnerOptions {
    * sandboxes the workers needs to know it to let them read it.
    */
   scratchDir?: string;
+  /**
+   * Send transformed code to the workers over IPC instead of through files in vitest's temp
+   * folder, so sandboxed workers need read access to nothing but the lab and `scratchDir`.
+   */
+  codeOverIpc?: boolean;
 }
 
 export interface RunRequest {
@@ -98,7 +103,7 @@ export class Runner {
         config: false,
         root: paths.root,
         watch: false,
-        pool: labPool(spares, watchdog),
+        pool: labPool(spares, watchdog, options.codeOverIpc ?? false),
         maxWorkers: options.maxWorkers ?? 1,
         isolate: true,
         fileParallelism: true,
