@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import type { GradeFlags } from "../grade/options.js";
 import type { Io } from "./io.js";
 
 export interface Outcome {
@@ -15,6 +16,7 @@ Examples:
   $ lab reset 1                     put exercise 1's stub back (your version is backed up)
   $ lab solution 1                  the reference solution, once exercise 1 has passed
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
+  $ lab grade ./class               grade every learner's files in ./class, one isolated run each
 `;
 
 export function parseTier(value: string): number {
@@ -113,6 +115,24 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .action(async (key: string, opts: { force?: boolean }) => {
       const { solutionCommand } = await import("../commands/solution.js");
       outcome.code = await solutionCommand(key, opts, io);
+    });
+
+  program
+    .command("grade [dir]")
+    .description("grade a class folder: each learner's file for each exercise, in its own sandboxed run")
+    .option("--exercises <list>", "only these exercises, e.g. 1,2,5-7 (default: every exercise)")
+    .option("--jobs <n>", "runs at once (default: the number of cores)")
+    .option("--timeout <seconds>", "wall-clock limit of one run (default: timeoutSeconds in lab.config.ts)")
+    .option("--memory <mb>", "memory limit of one run, in MB (default: 512)")
+    .option("--format <format>", "table, json, csv or md (default: table)")
+    .option("--out <file>", "write the table to a file instead of printing it")
+    .option("--fresh", "run every pair again, even when its file is unchanged")
+    .option("--shard <i/n>", "grade only slice i of n of the pairs, e.g. on one machine of a CI matrix")
+    .option("--merge <dirs...>", "combine the results of shards graded in these folders (written to the first)")
+    .addHelpText("after", "\nExample:\n  $ lab grade ./class --exercises 1-3 --format md --out grades.md\n")
+    .action(async (dir: string | undefined, opts: GradeFlags) => {
+      const { gradeCommand } = await import("../commands/grade.js");
+      outcome.code = await gradeCommand(dir, opts, io);
     });
 
   program

@@ -1,0 +1,124 @@
+import { join, resolve } from "node:path";
+import type { Exercise } from "../../checker/run/exercises.js";
+import { UserError } from "../cli/errors.js";
+import { writeLine, type Io } from "../cli/io.js";
+import { GRADE_DIR, learnersIn, pairsOf, shardOf } from "../grade/class-dir.js";
+import { writeLearnerResults } from "../grade/exercism.js";
+import { render } from "../grade/format/index.js";
+import { gradeClass, type GradeEvent, type Signals } from "../grade/grade-class.js";
+import { mergeResults } from "../grade/merge.js";
+import { GRADE_ERRORS, GRADE_NOTES } from "../grade/messages.js";
+import { gradeSettings, GRADE_FAILED, mergeConflicts, parseExerciseList, parseFormat, type GradeFlags } from "../grade/options.js";
+import { limitsOf, type GradeRecord } from "../grade/record.js";
+import { ResultsStore, writeAtomically } from "../grade/store.js";
+import { summarise } from "../grade/summary.js";
+import { loadContext, type LabContext } from "./context.js";
+
+/** The exit code after Ctrl-C: results so far are saved, the table is not printed. */
+export const INTERRUPTED = 130;
+
+const fail = (message: string): never => {
+  throw new UserError(message, GRADE_FAILED);
+};
+
+function selectExercises(all: Exercise[], wanted: number[] | null): Exercise[] {
+  if (all.length === 0) fail(GRADE_ERRORS.noExercises);
+  if (!wanted) return all;
+  const missing = wanted.filter((n) => !all.some((e) => e.number === n));
+  if (missing.length > 0) fail(GRADE_ERRORS.noSuchExercises(missing, all.map((e) => e.number)));
+  return all.filter((e) => wanted.includes(e.number));
+}
+
+/** The table goes to --out when given, else to stdout; either way it is the whole output. */
+function emit(text: string, out: string | null, io: Io): void {
+  if (!out) {
+    io.stdout.write(text);
+    return;
+  }
+  const file = resolve(io.cwd, out);
+  try {
+    writeAtomically(file, text);
+  } catch (err) {
+    fail(GRADE_ERRORS.outNotWritable(file, (err as Error).message));
+  }
+  writeLine(io.stderr, GRADE_NOTES.wrote(file));
+}
+
+function progress(io: Io): (event: GradeEvent) => void {
+  return (event) => {
+    if (event.type === "planned") {
+      writeLine(io.stderr, `lab grade: ${event.toRun} to run, ${event.reused} unchanged and reused, ${event.recorded} recorded without running.`);
+      return;
+    }
+    const r = event.record;
+    const width = String(event.toRun).length;
+    writeLine(io.stderr, `[${String(event.done).padStart(width)}/${event.toRun}] ${r.learner} ${r.exercise}: ${r.state}${r.total > 0 ? ` ${r.passed}/${r.total}` : ""}${r.ms === null ? "" : ` (${r.ms} ms)`}`);
+  };
+}
+
+/** `lab grade DIR`: every learner × exercise, isolated; exit 0 whatever the learners scored. */
+export async function gradeCommand(
+  dir: string | undefined,
+  flags: GradeFlags,
+  io: Io,
+  paths?: LabContext["paths"],
+  signals: Signals = process,
+): Promise<number> {
+  if (flags.merge) {
+    if (dir !== undefined) fail(GRADE_ERRORS.dirAndMerge);
+    return mergeCommand(flags.merge, flags, io);
+  }
+  if (dir === undefined) fail(GRADE_ERRORS.noDir);
+  const ctx = await loadContext(io, paths);
+  const settings = gradeSettings(flags, ctx.config.config.timeoutSeconds);
+  const exercises = selectExercises(ctx.exercises, settings.exercises);
+  const classDir = resolve(io.cwd, dir!);
+  const pairs = shardOf(pairsOf(classDir, learnersIn(classDir), exercises), settings.shard);
+  const store = new ResultsStore(join(classDir, GRADE_DIR));
+  try {
+    store.touch();
+  } catch (err) {
+    fail(GRADE_ERRORS.resultsNotWritable(store.dir, (err as Error).message));
+  }
+
+  const started = performance.now();
+  const run = await gradeClass({
+    pairs,
+    store,
+    engine: {
+      jobs: settings.jobs,
+      timeoutSeconds: settings.timeoutSeconds,
+      memoryMb: settings.memoryMb,
+      readable: [ctx.paths.root, ...new Set(exercises.map((e) => e.dir))],
+    },
+    limits: limitsOf(settings.timeoutSeconds, settings.memoryMb),
+    fresh: settings.fresh,
+    signals,
+    onEvent: progress(io),
+  });
+  if (run.interrupted) {
+    writeLine(io.stderr, GRADE_NOTES.interrupted(run.records.size, pairs.length, store.file));
+    return INTERRUPTED;
+  }
+  const records = pairs.map((pair) => run.records.get(pair.key)!);
+  writeLearnerResults(store.dir, records);
+  emit(render(summarise(records), settings.format), settings.out, io);
+  writeLine(io.stderr, GRADE_NOTES.finished(run.graded, run.reused, (performance.now() - started) / 1000, store.dir));
+  return 0;
+}
+
+/** `lab grade --merge DIR...`: shards' results combined into the same table and files as one run. */
+function mergeCommand(dirs: string[], flags: GradeFlags, io: Io): number {
+  const conflicts = mergeConflicts(flags);
+  if (conflicts.length > 0) fail(GRADE_ERRORS.mergeOnlyFlags(conflicts));
+  const format = parseFormat(flags.format ?? "table");
+  const wanted = flags.exercises === undefined ? null : parseExerciseList(flags.exercises);
+  const merged = mergeResults(dirs.map((d) => resolve(io.cwd, d)));
+  const store = new ResultsStore(merged.outDir);
+  store.replaceAll(merged.records);
+  const shown: GradeRecord[] = wanted ? merged.records.filter((r) => wanted.includes(r.number)) : merged.records;
+  writeLearnerResults(merged.outDir, shown);
+  emit(render(summarise(shown), format), flags.out ?? null, io);
+  writeLine(io.stderr, GRADE_NOTES.merged(merged.records.length, dirs.length, merged.outDir));
+  return 0;
+}

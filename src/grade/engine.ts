@@ -1,0 +1,127 @@
+/**
+ * Runs learner × exercise pairs: `jobs` runners side by side, each running one pair at a
+ * time in a fresh worker process on a copy of the learner's file. One pair per rerun means
+ * anything a run reports (a crash, an escaped error) belongs to that pair and no other.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Runner } from "../../checker/run/runner.js";
+import type { Pair } from "./class-dir.js";
+import { OutputTail } from "./output-tail.js";
+import { outcomeOf, type RunOutcome } from "./outcome.js";
+import { workerSandbox } from "./sandbox.js";
+
+export interface EngineOptions {
+  jobs: number;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Folders the workers may read besides the scratch folder: the lab itself, the exercises. */
+  readable: string[];
+}
+
+/** A pair to run and the exact bytes of the learner's file that were hashed. */
+export interface Job {
+  pair: Pair;
+  source: Buffer;
+}
+
+interface Slot {
+  runner: Runner;
+  output: OutputTail;
+  scratch: string;
+}
+
+/** How long to wait for a dead worker's last words on stderr after its run returns. */
+const LAST_WORDS_MS = 150;
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Rewrites the scratch copies' paths in a message into the paths the instructor knows. */
+function cleaner(copy: string, relFile: string, runnerScratch: string, exerciseId: string): (text: string) => string {
+  const rules: [RegExp, string][] = [];
+  for (const path of new Set([copy, realpathSync(copy)])) rules.push([new RegExp(escape(path), "g"), relFile]);
+  for (const dir of new Set([runnerScratch, realpathSync(runnerScratch)])) {
+    rules.push([new RegExp(`${escape(dir)}/\\d+-${escape(exerciseId)}/hidden\\.test\\.ts`, "g"), `exercises/${exerciseId}/hidden.test.ts`]);
+  }
+  return (text) => rules.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
+
+export class GradeEngine {
+  private aborted = false;
+  private copies = 0;
+
+  private constructor(
+    private readonly slots: Slot[],
+    private readonly scratch: string,
+    private readonly options: EngineOptions,
+  ) {}
+
+  /** Starts `min(jobs, pairs)` runners, each with one worker, sandboxed. */
+  static async create(options: EngineOptions, pairs: number): Promise<GradeEngine> {
+    const scratch = realpathSync(mkdtempSync(join(tmpdir(), "lab-grade-")));
+    const count = Math.max(1, Math.min(options.jobs, pairs));
+    const runnerDirs = Array.from({ length: count }, (_, k) => join(scratch, `runner-${k}`));
+    // Workers may read the lab and the runners' copies of the hidden tests, never scratch/work,
+    // where the learners' copies wait their turn.
+    const sandbox = workerSandbox([...options.readable, ...runnerDirs], options.memoryMb);
+    const slots = await Promise.all(
+      runnerDirs.map(async (runnerDir): Promise<Slot> => {
+        const output = new OutputTail();
+        const runner = await Runner.create({
+          timeoutSeconds: options.timeoutSeconds,
+          maxWorkers: 1,
+          env: sandbox.env,
+          execArgv: sandbox.execArgv,
+          output,
+          scratchDir: runnerDir,
+          codeOverIpc: true,
+        });
+        return { runner, output, scratch: runnerDir };
+      }),
+    );
+    return new GradeEngine(slots, scratch, options);
+  }
+
+  /** Runs every job, calling `done` as each one finishes; runs cut short by abort() are dropped. */
+  async run<J extends Job>(jobs: J[], done: (job: J, outcome: RunOutcome) => void): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        while (!this.aborted && next < jobs.length) {
+          const job = jobs[next++]!;
+          const outcome = await this.runOne(slot, job);
+          if (outcome && !this.aborted) done(job, outcome);
+        }
+      }),
+    );
+  }
+
+  private async runOne(slot: Slot, { pair, source }: Job): Promise<RunOutcome | null> {
+    const dir = join(this.scratch, "work", String(this.copies++));
+    mkdirSync(dir, { recursive: true });
+    const copy = join(dir, pair.exercise.fileName);
+    writeFileSync(copy, source);
+    try {
+      slot.output.reset();
+      const [result] = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy }]);
+      if (!result || this.aborted) return null;
+      if (result.error?.kind === "crash") await new Promise((resolve) => setTimeout(resolve, LAST_WORDS_MS));
+      const clean = cleaner(copy, pair.relFile, slot.scratch, pair.exercise.id);
+      return outcomeOf({ result, outputTail: slot.output.tail(), memoryMb: this.options.memoryMb, clean });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Kills every worker now (Ctrl-C); runs in flight are dropped, not recorded. */
+  abort(): void {
+    this.aborted = true;
+    for (const slot of this.slots) slot.runner.abort();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.runner.close()));
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}

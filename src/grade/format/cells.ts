@@ -1,0 +1,21 @@
+/** How the text formats spell the values of a summary. */
+import { formatSeconds } from "../../progress/drills.js";
+import type { FailedTest, LearnerTotal, Row } from "../summary.js";
+
+export const NONE = "-";
+
+export const ratio = (passed: number, total: number) => `${passed}/${total}`;
+export const percent = (rate: number) => `${Math.round(rate * 100)}%`;
+export const msCell = (ms: number | null) => (ms === null ? NONE : String(ms));
+
+/** The tests-passed cell: "-" when nothing ran. */
+export const passedCell = (row: Row) => (row.total === 0 ? NONE : ratio(row.passed, row.total));
+
+/** For a failing row the first failing test; for a row that could not run, why. */
+export const whyCell = (row: Row) => (row.state === "fail" ? (row.firstFailingTest ?? row.detail ?? NONE) : row.state === "pass" ? NONE : (row.detail ?? NONE));
+
+/** "01 5:05  02 -" */
+export const drillsCell = (learner: LearnerTotal) =>
+  learner.drills.map((d) => `${String(d.number).padStart(2, "0")} ${d.seconds === null ? NONE : formatSeconds(d.seconds)}`).join(", ");
+
+export const failedCells = (test: FailedTest) => [String(test.learners), test.exercise, test.test];

@@ -1,0 +1,45 @@
+/**
+ * How grading walls off learner code: the Node flags and the whole environment of every
+ * worker process. Under Node's permission model a worker may read the lab and the scratch
+ * folder and nothing else, may write nowhere, and may not start processes or threads.
+ */
+import { realpathSync } from "node:fs";
+import { MEMORY_LIMIT_ENV } from "../../checker/run/memory-guard.js";
+
+export interface Sandbox {
+  execArgv: string[];
+  env: Record<string, string>;
+}
+
+/** `--permission` where Node has it (22.13+), else the experimental flag of Node 20. */
+export function permissionFlag(flags: ReadonlySet<string> = process.allowedNodeEnvironmentFlags): string {
+  return flags.has("--permission") ? "--permission" : "--experimental-permission";
+}
+
+/** Each folder as given and as its real path, since the permission model compares paths as strings. */
+function bothSpellings(dirs: string[]): string[] {
+  const all = new Set<string>();
+  for (const dir of dirs) {
+    all.add(dir);
+    try {
+      all.add(realpathSync(dir));
+    } catch {
+      // A folder that does not exist yet is granted as spelled.
+    }
+  }
+  return [...all];
+}
+
+/** `readable`: the lab's own folder (node_modules, compiled checker) and grading's scratch folder. */
+export function workerSandbox(readable: string[], memoryMb: number): Sandbox {
+  return {
+    execArgv: [
+      permissionFlag(),
+      ...bothSpellings(readable).map((dir) => `--allow-fs-read=${dir}`),
+      "--disable-warning=ExperimentalWarning",
+      `--max-old-space-size=${memoryMb}`,
+    ],
+    // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [MEMORY_LIMIT_ENV]: String(memoryMb) },
+  };
+}
