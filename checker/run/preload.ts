@@ -6,10 +6,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import "gpt-tokenizer/encoding/o200k_base";
 import { startProvider } from "../testing/index.js";
-import { guardMemory, MEMORY_LIMIT_ENV } from "./memory-guard.js";
+import { guardWorker, MEMORY_LIMIT_ENV } from "./worker-guard.js";
 
-// Off unless the runner's caller set a limit in the workers' environment (grading does).
-guardMemory(process.env[MEMORY_LIMIT_ENV]);
+// Off unless the runner's caller set a memory limit in the workers' environment (grading does).
+guardWorker(process.env[MEMORY_LIMIT_ENV]);
 
 // A spare whose parent died has nothing to wait for.
 process.once("disconnect", () => process.exit(0));

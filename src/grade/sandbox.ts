@@ -1,10 +1,12 @@
 /**
  * How grading walls off learner code: the Node flags and the whole environment of every
- * worker process. Under Node's permission model a worker may read the lab and the scratch
- * folder and nothing else, may write nowhere, and may not start processes or threads.
+ * worker process. Under Node's permission model a worker may read the lab and the runners'
+ * scratch folders and nothing else, may write nowhere, and may not start processes. It may
+ * start threads (the runner's worker guard is one; a learner's would share the process's
+ * permissions and limits).
  */
 import { realpathSync } from "node:fs";
-import { MEMORY_LIMIT_ENV } from "../../checker/run/memory-guard.js";
+import { MEMORY_LIMIT_ENV } from "../../checker/run/worker-guard.js";
 
 export interface Sandbox {
   execArgv: string[];
@@ -36,6 +38,7 @@ export function workerSandbox(readable: string[], memoryMb: number): Sandbox {
     execArgv: [
       permissionFlag(),
       ...bothSpellings(readable).map((dir) => `--allow-fs-read=${dir}`),
+      "--allow-worker",
       "--disable-warning=ExperimentalWarning",
       `--max-old-space-size=${memoryMb}`,
     ],
