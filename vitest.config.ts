@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+    // Fixture exercises' hidden tests import "lab:impl": only the checker's runner can bind that.
+    exclude: ["test/fixtures/**", "**/node_modules/**"],
     testTimeout: 20_000,
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
