@@ -8,6 +8,7 @@ import { ensureFromStub, WorkspaceWriteError } from "../progress/workspace-files
 import { openInEditor } from "../screen/open-editor.js";
 import { plainPrinter } from "../screen/plain-printer.js";
 import { fileLink } from "../screen/terminal-link.js";
+import { RunStopper } from "../watch/stop-runs.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
 
 export const START_MESSAGES = {
@@ -16,6 +17,9 @@ export const START_MESSAGES = {
   once: (n: number) => `No terminal here, so the hidden tests run once (like lab check ${n}) instead of on every save.`,
   polling: "Watching by polling the file (--poll).",
 } as const;
+
+/** What a shell reports for a command stopped by Ctrl-C. */
+const SIGINT_EXIT_CODE = 130;
 
 export interface StartOptions {
   poll?: boolean;
@@ -43,11 +47,25 @@ async function runOnce(ctx: LabContext, io: Io, exercise: Exercise, progress: Pr
   const file = prepareFile(ctx, io, exercise, progress, false);
   writeLine(io.stdout, START_MESSAGES.once(exercise.number));
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
+  const stopper = new RunStopper(runner);
+  const print = plainPrinter(io.stdout, exercise.number);
+  const run = runner.run({ exercise, implFile: file }, (event) => (stopper.observe(event), print(event)));
+  // Ctrl-C must not leave learner code running in a detached worker.
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    stopper.stop();
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
   try {
-    const result = await runner.run({ exercise, implFile: file }, plainPrinter(io.stdout, exercise.number));
+    const result = await run;
+    if (interrupted) return SIGINT_EXIT_CODE;
     recordRun(progress, exercise.id, result);
     return result.status === "passed" ? 0 : 1;
   } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
     await runner.close();
   }
 }

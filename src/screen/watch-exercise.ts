@@ -7,7 +7,7 @@ import { initialScreenState } from "./screen-state.js";
 import { createScreenStore } from "./screen-store.js";
 
 export const WATCH_MESSAGES = {
-  stopping: "Waiting for the run in progress to stop…",
+  stopping: "Stopping the run in progress…",
 } as const;
 
 export interface WatchExerciseOptions {
@@ -39,13 +39,16 @@ export async function watchExercise(options: WatchExerciseOptions): Promise<Scre
   const previousWarn = progress.warn;
   progress.warn = notice;
   const session = await WatchSession.start({ runner, exercise, file, poll });
+  let exit: ScreenExit = "quit";
   try {
     options.openEditor?.(notice);
     const opened = now();
-    return await runScreen({ io, exercise, session, store, progress, elapsed: () => now() - opened });
+    exit = await runScreen({ io, exercise, session, store, progress, elapsed: () => now() - opened });
+    return exit;
   } finally {
-    if (session.running) writeLine(io.stdout, WATCH_MESSAGES.stopping);
-    await session.close();
+    // Quitting must not wait for learner code that may never end; moving on lets the run finish.
+    if (session.running && exit === "quit") writeLine(io.stdout, WATCH_MESSAGES.stopping);
+    await session.close({ stopRun: exit === "quit" });
     progress.warn = previousWarn;
   }
 }

@@ -9,6 +9,7 @@ import type { Exercise } from "../../checker/run/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
 import { RunScheduler } from "./run-scheduler.js";
 import { SilenceCheck, statFile, type StatFile } from "./silence-check.js";
+import { RunStopper } from "./stop-runs.js";
 import { realTimers, type Timers } from "./timers.js";
 
 export type SessionEvent =
@@ -27,6 +28,8 @@ export type SessionListener = (event: SessionEvent) => void;
 
 export interface RunnerLike {
   run(request: RunRequest, listener?: RunListener): Promise<RunResult>;
+  /** Kills every worker now, the one running included; only for shutting down. */
+  abort?(): void;
 }
 
 export interface SessionOptions {
@@ -45,8 +48,10 @@ export class WatchSession {
   private readonly scheduler: RunScheduler;
   private readonly silence: SilenceCheck | null;
   private watcher: FileWatch | null = null;
+  private readonly stopper: RunStopper;
 
   private constructor(private readonly options: SessionOptions) {
+    this.stopper = new RunStopper(options.runner);
     const timers = options.timers ?? realTimers;
     this.scheduler = new RunScheduler(() => this.runOnce(), timers, options.debounceMs);
     // A polling watcher cannot go silent; a native one can, on some network and VM mounts.
@@ -82,8 +87,12 @@ export class WatchSession {
     return this.scheduler.busy;
   }
 
-  /** Stops watching and waits for the run in flight, so nothing outlives the session. */
-  async close(): Promise<void> {
+  /**
+   * Stops watching and waits for the run in flight, so nothing outlives the session;
+   * with `stopRun` that run is cut short instead of finishing (quitting).
+   */
+  async close({ stopRun = false } = {}): Promise<void> {
+    if (stopRun) this.stopper.stop();
     this.scheduler.close();
     this.silence?.close();
     const watcher = this.watcher;
@@ -108,7 +117,10 @@ export class WatchSession {
   private async runOnce(): Promise<void> {
     const { runner, exercise, file } = this.options;
     try {
-      await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
+      await runner.run({ exercise, implFile: file }, (event) => {
+        this.stopper.observe(event);
+        this.emit(event);
+      });
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
       this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });

@@ -24,6 +24,13 @@ function fakeRunner() {
       listener?.({ type: "run-started", exercise: "01-adder", file: "f.ts" });
       return new Promise<RunResult>((done) => pending.push({ listener, done }));
     },
+    aborts: 0,
+    abort() {
+      this.aborts++;
+    },
+    collect() {
+      pending[0]!.listener?.({ type: "tests-collected", names: ["a"] });
+    },
     finish(passed = 1) {
       const run = pending.shift()!;
       inFlight--;
@@ -156,4 +163,23 @@ test("close stops the watcher, waits for the run in flight, and ignores later sa
   runner.finish();
   await closing;
   expect(runner.runs).toBe(1);
+});
+
+test("close with stopRun kills the run in flight once its tests are collected; plain close lets it finish", async () => {
+  const { runner, session } = await started();
+  session.rerun();
+  const closing = session.close({ stopRun: true });
+  expect(runner.aborts).toBe(0);
+  runner.collect();
+  expect(runner.aborts).toBe(1);
+  runner.finish(0);
+  await closing;
+
+  const other = await started();
+  other.session.rerun();
+  other.runner.collect();
+  const plain = other.session.close();
+  expect(other.runner.aborts).toBe(0);
+  other.runner.finish();
+  await plain;
 });
