@@ -47,7 +47,7 @@ function emit(text: string, out: string | null, io: Io): void {
 function progress(io: Io): (event: GradeEvent) => void {
   return (event) => {
     if (event.type === "planned") {
-      writeLine(io.stderr, `lab grade: ${event.toRun} to run, ${event.reused} unchanged and reused, ${event.recorded} recorded without running.`);
+      writeLine(io.stderr, GRADE_NOTES.planned(event.toRun, event.reused, event.recorded));
       return;
     }
     const r = event.record;

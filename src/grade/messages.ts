@@ -38,6 +38,8 @@ export const GRADE_REASONS = {
 
 /** What the command says on stderr while and after it runs. */
 export const GRADE_NOTES = {
+  planned: (toRun: number, reused: number, recorded: number) =>
+    `lab grade: ${toRun} to run, ${reused} unchanged and reused, ${recorded} recorded without running.`,
   interrupted: (saved: number, total: number, file: string) =>
     `Stopped: ${saved} of ${total} results are saved in ${file}; run the same command again to grade the rest.`,
   finished: (graded: number, reused: number, seconds: number, dir: string) =>

@@ -1,0 +1,116 @@
+/** Shared by the grading tests: the fixture class, temp copies of it, and ways to run lab grade. */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { gradeCommand } from "../../../src/commands/grade.js";
+import type { Signals } from "../../../src/grade/grade-class.js";
+import type { GradeFlags } from "../../../src/grade/options.js";
+import { captureIo } from "../../support/io.js";
+
+export const ROOT = join(import.meta.dirname, "../../..");
+export const FIXTURE = join(ROOT, "test/fixtures/class");
+export const PATHS = { root: ROOT, exercises: join(FIXTURE, "exercises"), solutions: join(FIXTURE, "solutions") };
+export const CHILD = join(import.meta.dirname, "grade-child.mjs");
+export const GOOD_LEARNERS = ["ada", "ben", "cy", "dee", "eve"];
+export const HOSTILE_LEARNERS = readdirSync(join(FIXTURE, "hostile")).sort();
+
+/** A temp class folder holding copies of the named learners from learners/ and hostile/. */
+export function classCopy(learners: string[] = GOOD_LEARNERS): string {
+  const dir = mkdtempSync(join(tmpdir(), "lab-grade-class-"));
+  for (const learner of learners) {
+    const from = [join(FIXTURE, "learners", learner), join(FIXTURE, "hostile", learner)].find((d) => existsSync(d));
+    if (!from) throw new Error(`no fixture learner ${learner}`);
+    cpSync(from, join(dir, learner), { recursive: true });
+  }
+  return dir;
+}
+
+export const noSignals: Signals = { on() {}, off() {} };
+
+/** lab grade in this process, its output captured. */
+export async function gradeHere(dir: string | undefined, flags: GradeFlags, cwd = tmpdir()) {
+  const io = captureIo(cwd);
+  const code = await gradeCommand(dir, flags, io, PATHS, noSignals);
+  return { code, out: io.out(), err: io.err() };
+}
+
+export interface ChildRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+/** lab grade as a process of its own (test/src/grade/grade-child.mjs, on the built dist/). */
+export function gradeChild(dir: string | undefined, flags: GradeFlags, options: { env?: NodeJS.ProcessEnv; cwd?: string; onStart?: (pid: number) => void } = {}) {
+  const child = spawn(process.execPath, [CHILD, JSON.stringify([dir, flags])], {
+    cwd: options.cwd ?? tmpdir(),
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const done = new Promise<ChildRun>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, out, err })));
+  return { child, done };
+}
+
+/** The table without its ms column (values and header): the only column that differs between two gradings of the same files. */
+export function withoutMs(table: string): string {
+  const [rows = "", ...rest] = table.split("\n\n");
+  return [rows.replace(/ +(\d+|-|ms)$/gm, ""), ...rest].join("\n\n");
+}
+
+/** A json summary with every ms removed, for the same reason. */
+export function jsonWithoutMs(json: string): unknown {
+  return JSON.parse(json, (key, value) => (key === "ms" ? undefined : value));
+}
+
+/** Every file under a folder (but .lab-grade) with the sha256 of its bytes. */
+export function hashTree(dir: string, skip = ".lab-grade"): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (entry.name === skip) continue;
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The records in a class's results.jsonl, parsed, torn lines dropped. */
+export function resultLines(dir: string): { key: string; state: string }[] {
+  const file = join(dir, ".lab-grade/results.jsonl");
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { key: string; state: string }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Each learner's results.json as text, by learner. */
+export function learnerResults(dir: string, gradeDir = join(dir, ".lab-grade")): Record<string, string> {
+  const root = join(gradeDir, "learners");
+  if (!existsSync(root)) return {};
+  return Object.fromEntries(readdirSync(root).filter((l) => statSync(join(root, l)).isDirectory()).map((l) => [l, readFileSync(join(root, l, "results.json"), "utf8")]));
+}
+
+/** Resolves once `check` holds, polling; rejects after `ms`. */
+export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
