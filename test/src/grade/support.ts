@@ -114,3 +114,42 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** The fixture class's table, ms column aside: what every grading of learners/ must print. */
+export const GOOD_TABLE = [
+  "learner  exercise    passed  state    first failing test or reason",
+  "ada      01-adder    3/3     pass     -",
+  "ada      02-greeter  2/2     pass     -",
+  "ben      01-adder    2/3     fail     adds negative numbers (off-by-one bug)",
+  "ben      02-greeter  1/2     fail     greets by name (no-trim bug)",
+  "cy       01-adder    0/3     fail     adds two numbers (off-by-one bug)",
+  "cy       02-greeter  2/2     pass     -",
+  "dee      01-adder    -       missing  No file dee/01-adder.ts.",
+  "dee      02-greeter  2/2     pass     -",
+  "eve      01-adder    -       missing  No file eve/01-adder.ts.",
+  "eve      02-greeter  -       missing  No file eve/02-greeter.ts.",
+  "",
+  "learner  exercises passed  tests passed  best drills",
+  "ada      2/2               5/5           01 5:05, 02 1:35",
+  "ben      0/2               3/5           01 -, 02 4:10",
+  "cy       1/2               2/5           01 -, 02 -",
+  "dee      1/2               2/2           01 10:00, 02 -",
+  "eve      0/2               0/0           01 -, 02 -",
+  "",
+  "exercise    passed  rate  fail  error  timeout  missing",
+  "01-adder    1/5      20%  2     0      0        2",
+  "02-greeter  3/5      60%  1     0      0        1",
+  "",
+  "most failed tests",
+  "learners  exercise    test",
+  "       2  01-adder    adds negative numbers (off-by-one bug)",
+  "       1  01-adder    adds two numbers (off-by-one bug)",
+  "       1  01-adder    asks the model to echo the sum (no-echo bug)",
+  "       1  02-greeter  greets by name (no-trim bug)",
+  "",
+].join("\n");
+
+/** A table's result rows as [learner, exercise, passed, state, why], whatever the column widths, ms or not. */
+export function tableRows(table: string): string[][] {
+  return table.split("\n\n")[0]!.split("\n").slice(1).map((line) => line.trim().split(/ {2,}/).slice(0, 5));
+}
