@@ -16,11 +16,11 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function time(args) {
+function time(args, script = bin) {
   const samples = [];
   for (let i = 0; i < RUNS + 1; i++) {
     const t0 = performance.now();
-    const run = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env: { ...process.env, CI: "" } });
+    const run = spawnSync(process.execPath, [script, ...args], { cwd, encoding: "utf8", env: { ...process.env, CI: "" } });
     const ms = performance.now() - t0;
     if (run.status !== 0) throw new Error(`lab ${args.join(" ")} exited ${run.status}: ${run.stderr}`);
     if (i > 0) samples.push(ms); // the first run warms the disk cache
@@ -36,5 +36,8 @@ for (const args of [["--help"], ["list"]]) {
   ok &&= m <= TARGET_MS;
   console.log(`  lab ${args.join(" ").padEnd(7)} median ${m.toFixed(1)} ms  min ${Math.min(...samples).toFixed(1)} ms  max ${Math.max(...samples).toFixed(1)} ms  (target ≤ ${TARGET_MS} ms)`);
 }
+// For scale: a Node process that does nothing, on this machine, now.
+writeFileSync(join(cwd, "empty.mjs"), "");
+console.log(`  node alone  median ${median(time([], join(cwd, "empty.mjs"))).toFixed(1)} ms  (what any command pays before lab's own code)`);
 rmSync(cwd, { recursive: true, force: true });
 process.exitCode = ok ? 0 : 1;

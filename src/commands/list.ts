@@ -13,7 +13,8 @@ export async function listCommand(io: Io, paths?: LabContext["paths"]): Promise<
     for (const line of plainTable(table)) writeLine(io.stdout, line);
     return 0;
   }
-  const { pickExercise } = await import("../screen/pick-exercise.js");
+  const { importScreen } = await import("../screen/import-screen.js");
+  const { pickExercise } = await importScreen(() => import("../screen/pick-exercise.js"));
   const chosen = await pickExercise(io, table);
   if (chosen === null) return 0;
   const { startCommand } = await import("./start.js");

@@ -78,7 +78,8 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
   if (!isInteractive(io)) return runOnce(ctx, io, exercise, progress);
 
   const poll = opts.poll ?? ctx.config.config.poll;
-  const { watchExercise } = await import("../screen/watch-exercise.js");
+  const { importScreen } = await import("../screen/import-screen.js");
+  const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
   try {
     for (;;) {

@@ -68,6 +68,8 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
       stderr: io.stderr as NodeJS.WriteStream,
       exitOnCtrlC: false,
       patchConsole: false,
+      // A run's last rows land right after its first ones; a shorter throttle draws them sooner.
+      maxFps: 60,
     });
     const onSignal = () => finish("quit");
     const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

@@ -160,7 +160,7 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
     case "pane-scrolled":
       return state.pane ? { ...state, pane: { ...state.pane, offset: clampOffset(state.pane, state.pane.offset + action.by) } } : state;
     case "pane-closed":
-      return { ...state, pane: null };
+      return state.pane ? { ...state, pane: null } : state;
     case "notice":
       return state.notices.includes(action.text) ? state : { ...state, notices: [...state.notices, action.text] };
   }
