@@ -3,9 +3,8 @@
  * hidden test (the SDK, the o200k encoder, the provider, Node's fetch) are paid while the
  * learner is still typing, not after the save.
  */
-import Anthropic from "@anthropic-ai/sdk";
 import "gpt-tokenizer/encoding/o200k_base";
-import { startProvider } from "../testing/index.js";
+import { warmUp } from "./warm-up.js";
 import { guardWorker, MEMORY_LIMIT_ENV } from "./worker-guard.js";
 
 // Off unless the runner's caller set a memory limit in the workers' environment (grading does).
@@ -14,14 +13,5 @@ guardWorker(process.env[MEMORY_LIMIT_ENV]);
 // A spare whose parent died has nothing to wait for.
 process.once("disconnect", () => process.exit(0));
 
-// One real round trip warms fetch (undici loads lazily) and the SDK's request path.
-const provider = await startProvider();
-try {
-  await new Anthropic({ baseURL: provider.url("echo"), apiKey: "warm-up", maxRetries: 0 }).messages.create({
-    model: "claude-haiku-4-5",
-    max_tokens: 8,
-    messages: [{ role: "user", content: "warm up" }],
-  });
-} finally {
-  await provider.close();
-}
+// Real round trips warm fetch (undici loads lazily) and the paths a hidden test takes.
+await warmUp();

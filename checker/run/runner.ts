@@ -62,6 +62,8 @@ const TEST_TIMEOUT_MS = 2_000;
 
 export class Runner {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The implementation each test file was last transformed against. */
+  private readonly boundTo = new Map<string, string>();
   private closed = false;
 
   private constructor(
@@ -172,7 +174,9 @@ export class Runner {
     for (const binding of batch) {
       this.bindings.set(binding.testFile, binding);
       this.vitest.invalidateFile(binding.implFile);
-      this.vitest.invalidateFile(binding.testFile);
+      // The test's transform has "lab:impl" resolved in it: redo it only when the binding moved.
+      if (this.boundTo.get(binding.testFile) !== binding.implFile) this.vitest.invalidateFile(binding.testFile);
+      this.boundTo.set(binding.testFile, binding.implFile);
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
     try {
