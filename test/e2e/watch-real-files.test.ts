@@ -86,7 +86,8 @@ test("a save while a run is in flight is run next", async () => {
 
 test("--poll notices saves too", async () => {
   const { s, runs } = await session(true);
+  await settle(300); // let the poller take its first look, as a person would before saving
   writeFileSync(file, "polled");
-  await until(() => runs() === 1, "a run from polling");
+  await until(() => runs() === 1, "a run from polling", 10_000);
   await s.close();
 });
