@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { hintCommand } from "../../../src/commands/hint.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
+import { canMakeReadOnly, makeReadOnly } from "../progress/read-only.js";
 import { err, FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
@@ -36,4 +37,18 @@ test("a corrupt progress file is one sentence on stderr, and the hint still come
   expect(out(io)).toContain("Hint 1 of 2");
   expect(err(io).trim().split("\n")).toHaveLength(1);
   expect(err(io)).toMatch(/progress\.json could not be read, so it was moved to .*progress\.json\.corrupt-.* and your progress starts fresh\.\n$/);
+});
+
+test.runIf(canMakeReadOnly())("in a read-only workspace the hint still comes, with one sentence on stderr", async () => {
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(dir.workspace);
+  const undo = makeReadOnly(dir.workspace)!;
+  try {
+    const io = dir.io();
+    expect(await hintCommand("1", io, FIXTURE_PATHS)).toBe(0);
+    expect(out(io)).toContain("Hint 1 of 2: Add the two numbers.");
+    expect(err(io)).toBe(`Your progress cannot be saved because ${dir.workspace} is read-only; everything else still works.\n`);
+  } finally {
+    undo();
+  }
 });
