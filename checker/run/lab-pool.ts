@@ -111,6 +111,8 @@ class LabForkWorker implements PoolWorker {
   readonly cacheFs: boolean;
   private child: ChildProcess | undefined;
   private running: string[] = [];
+  /** Requests ("start", "stop") sent to the worker that it has not answered yet. */
+  private readonly unanswered = new Set<"start" | "stop">();
   private readonly spec: SpawnSpec;
 
   constructor(
@@ -138,6 +140,14 @@ class LabForkWorker implements PoolWorker {
   }
 
   send(message: WorkerRequest): void {
+    if (message.type === "start" || message.type === "stop") {
+      this.unanswered.add(message.type);
+      const child = this.process;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        setImmediate(() => this.answerForDead(child));
+        return;
+      }
+    }
     if (message.type === "run" || message.type === "collect") {
       this.running = message.context.files.map((f) => f.filepath);
       const child = this.process;
@@ -157,7 +167,27 @@ class LabForkWorker implements PoolWorker {
     const logger = this.options.project.vitest.logger;
     child.stdout?.pipe(logger.outputStream, { end: false });
     child.stderr?.pipe(logger.errorStream, { end: false });
-    child.once("exit", () => this.watchdog.finished(this.running));
+    child.once("exit", () => {
+      this.watchdog.finished(this.running);
+      this.answerForDead(child);
+    });
+    child.on("message", (message: { __vitest_worker_response__?: boolean; type?: string }) => {
+      if (!message?.__vitest_worker_response__) return;
+      if (message.type === "started") this.unanswered.delete("start");
+      if (message.type === "stopped") this.unanswered.delete("stop");
+    });
+  }
+
+  /**
+   * vitest waits a minute or more for "started" or "stopped" from a worker it asked to start
+   * or stop. A worker that died first (killed by abort(), or by its own code) will never
+   * answer, and vitest.close() would wait out that minute, so answer for it.
+   */
+  private answerForDead(child: ChildProcess): void {
+    if (this.unanswered.has("start")) {
+      child.emit("message", { __vitest_worker_response__: true, type: "started", error: new Error("The worker process ended before it started.") });
+    }
+    if (this.unanswered.has("stop")) child.emit("message", { __vitest_worker_response__: true, type: "stopped" });
   }
 
   async stop(): Promise<void> {
