@@ -10,7 +10,8 @@ import { Runner } from "../../checker/run/runner.js";
 import type { Pair } from "./class-dir.js";
 import { OutputTail } from "./output-tail.js";
 import { outcomeOf, type RunOutcome } from "./outcome.js";
-import { workerSandbox } from "./sandbox.js";
+import { withoutAddedSignalHandlers } from "./quiet-signals.js";
+import { workerSandbox, type Sandbox } from "./sandbox.js";
 
 export interface EngineOptions {
   jobs: number;
@@ -47,6 +48,21 @@ function cleaner(copy: string, relFile: string, runnerScratch: string, exerciseI
   return (text) => rules.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
 }
 
+/** One runner with one worker, its output kept for why a worker died. */
+async function startSlot(dir: string, sandbox: Sandbox, options: EngineOptions): Promise<Slot> {
+  const output = new OutputTail();
+  const runner = await Runner.create({
+    timeoutSeconds: options.timeoutSeconds,
+    maxWorkers: 1,
+    env: sandbox.env,
+    execArgv: sandbox.execArgv,
+    output,
+    scratchDir: dir,
+    codeOverIpc: true,
+  });
+  return { runner, output, scratch: dir };
+}
+
 export class GradeEngine {
   private aborted = false;
   private copies = 0;
@@ -65,21 +81,7 @@ export class GradeEngine {
     // Workers may read the lab and the runners' copies of the hidden tests, never scratch/work,
     // where the learners' copies wait their turn.
     const sandbox = workerSandbox([...options.readable, ...runnerDirs], options.memoryMb);
-    const slots = await Promise.all(
-      runnerDirs.map(async (runnerDir): Promise<Slot> => {
-        const output = new OutputTail();
-        const runner = await Runner.create({
-          timeoutSeconds: options.timeoutSeconds,
-          maxWorkers: 1,
-          env: sandbox.env,
-          execArgv: sandbox.execArgv,
-          output,
-          scratchDir: runnerDir,
-          codeOverIpc: true,
-        });
-        return { runner, output, scratch: runnerDir };
-      }),
-    );
+    const slots = await withoutAddedSignalHandlers(() => Promise.all(runnerDirs.map((dir) => startSlot(dir, sandbox, options))));
     return new GradeEngine(slots, scratch, options);
   }
 

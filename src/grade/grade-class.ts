@@ -76,16 +76,18 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
   options.onEvent({ type: "planned", toRun: toRun.length, reused, recorded: steps.length - toRun.length - reused });
   if (toRun.length === 0) return { records, graded: 0, reused, interrupted: false };
 
-  const engine = await GradeEngine.create(options.engine, toRun.length);
   let interrupted = false;
+  let engine: GradeEngine | null = null;
   const stop = () => {
     interrupted = true;
-    engine.abort();
+    engine?.abort();
   };
   options.signals.on("SIGINT", stop);
   options.signals.on("SIGTERM", stop);
   let graded = 0;
   try {
+    engine = await GradeEngine.create(options.engine, toRun.length);
+    if (interrupted) engine.abort();
     await engine.run(toRun, (step: RunStep, outcome: RunOutcome) => {
       const record = step.record(outcome);
       options.store.append(record);
@@ -95,7 +97,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
   } finally {
     options.signals.off("SIGINT", stop);
     options.signals.off("SIGTERM", stop);
-    await engine.close();
+    await engine?.close();
   }
   return { records, graded, reused, interrupted };
 }

@@ -8,7 +8,7 @@ const fixture = resolve(import.meta.dirname, "../../fixtures/class");
 const paths = { root: resolve(fixture, "../../.."), exercises: resolve(fixture, "exercises"), solutions: resolve(fixture, "solutions") };
 const [dir, flags] = JSON.parse(process.argv[2] ?? "[]");
 try {
-  process.exitCode = await gradeCommand(dir, flags ?? {}, processIo(), paths);
+  process.exitCode = await gradeCommand(dir ?? undefined, flags ?? {}, processIo(), paths);
 } catch (err) {
   process.stderr.write(`${err.message}\n`);
   process.exitCode = err.exitCode ?? 70;
