@@ -8,7 +8,7 @@ import { ensureFromStub, WorkspaceWriteError } from "../progress/workspace-files
 import { openInEditor } from "../screen/open-editor.js";
 import { plainPrinter } from "../screen/plain-printer.js";
 import { fileLink } from "../screen/terminal-link.js";
-import { RunStopper } from "../watch/stop-runs.js";
+import { abortUntilSettled } from "../watch/stop-runs.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
 
 export const START_MESSAGES = {
@@ -47,14 +47,12 @@ async function runOnce(ctx: LabContext, io: Io, exercise: Exercise, progress: Pr
   const file = prepareFile(ctx, io, exercise, progress, false);
   writeLine(io.stdout, START_MESSAGES.once(exercise.number));
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
-  const stopper = new RunStopper(runner);
-  const print = plainPrinter(io.stdout, exercise.number);
-  const run = runner.run({ exercise, implFile: file }, (event) => (stopper.observe(event), print(event)));
+  const run = runner.run({ exercise, implFile: file }, plainPrinter(io.stdout, exercise.number));
   // Ctrl-C must not leave learner code running in a detached worker.
   let interrupted = false;
   const interrupt = () => {
     interrupted = true;
-    stopper.stop();
+    void abortUntilSettled(runner, run.catch(() => undefined));
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);

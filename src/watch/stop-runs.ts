@@ -1,28 +1,20 @@
-import type { RunEvent } from "../../checker/run/result.js";
+import { realTimers, type Timers } from "./timers.js";
 import type { RunnerLike } from "./watch-session.js";
 
+/** How often the workers are killed again while a stopped run winds down. */
+export const ABORT_REPEAT_MS = 250;
+
 /**
- * Cuts the run in flight short when lab is quitting, so it never waits on learner code
- * that does not end. The workers are killed only once the run's tests are collected:
- * killed earlier, the runner's vitest can no longer close (see the issue 4 report). Until
- * then, the run's own time limit bounds the wait.
+ * Kills the runner's workers now and again until `settled` (the run in flight) resolves.
+ * Once is not enough: a run stopped before it took its worker forks a fresh one, which
+ * would run the learner's code up to the time limit.
  */
-export class RunStopper {
-  private collected = false;
-  private stopping = false;
-
-  constructor(private readonly runner: RunnerLike) {}
-
-  /** Every event of every run goes through here. */
-  readonly observe = (event: RunEvent): void => {
-    if (event.type === "run-started") this.collected = false;
-    if (event.type !== "tests-collected") return;
-    this.collected = true;
-    if (this.stopping) this.runner.abort?.();
-  };
-
-  stop(): void {
-    this.stopping = true;
-    if (this.collected) this.runner.abort?.();
+export async function abortUntilSettled(runner: RunnerLike, settled: Promise<unknown>, timers: Timers = realTimers): Promise<void> {
+  runner.abort?.();
+  const handle = timers.setInterval(() => runner.abort?.(), ABORT_REPEAT_MS);
+  try {
+    await settled;
+  } finally {
+    timers.clearInterval(handle);
   }
 }

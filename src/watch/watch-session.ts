@@ -9,7 +9,7 @@ import type { Exercise } from "../../checker/run/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
 import { RunScheduler } from "./run-scheduler.js";
 import { SilenceCheck, statFile, type StatFile } from "./silence-check.js";
-import { RunStopper } from "./stop-runs.js";
+import { abortUntilSettled } from "./stop-runs.js";
 import { realTimers, type Timers } from "./timers.js";
 
 export type SessionEvent =
@@ -48,10 +48,8 @@ export class WatchSession {
   private readonly scheduler: RunScheduler;
   private readonly silence: SilenceCheck | null;
   private watcher: FileWatch | null = null;
-  private readonly stopper: RunStopper;
 
   private constructor(private readonly options: SessionOptions) {
-    this.stopper = new RunStopper(options.runner);
     const timers = options.timers ?? realTimers;
     this.scheduler = new RunScheduler(() => this.runOnce(), timers, options.debounceMs);
     // A polling watcher cannot go silent; a native one can, on some network and VM mounts.
@@ -92,13 +90,14 @@ export class WatchSession {
    * with `stopRun` that run is cut short instead of finishing (quitting).
    */
   async close({ stopRun = false } = {}): Promise<void> {
-    if (stopRun) this.stopper.stop();
     this.scheduler.close();
     this.silence?.close();
+    const idle = this.scheduler.idle();
+    const stopped = stopRun && this.scheduler.busy ? abortUntilSettled(this.options.runner, idle, this.options.timers) : idle;
     const watcher = this.watcher;
     this.watcher = null;
     await watcher?.close();
-    await this.scheduler.idle();
+    await stopped;
     this.listeners.clear();
   }
 
@@ -117,10 +116,7 @@ export class WatchSession {
   private async runOnce(): Promise<void> {
     const { runner, exercise, file } = this.options;
     try {
-      await runner.run({ exercise, implFile: file }, (event) => {
-        this.stopper.observe(event);
-        this.emit(event);
-      });
+      await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
       this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });

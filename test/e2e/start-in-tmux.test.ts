@@ -8,7 +8,8 @@ const root = resolve(import.meta.dirname, "../..");
 const solution = readFileSync(join(root, "test/fixtures/lab/solutions/01-adder.ts"), "utf8");
 // Step one: add() is done, echoSum() still throws, so some rows stay red.
 const halfway = solution.replace(/(export async function echoSum[^{]*\{)[\s\S]*$/, '$1\n  throw new Error("not yet");\n}\n');
-const hangs = solution.replace(/return a \+ b;/, "while (true) {}");
+const hangsInATest = solution.replace(/return a \+ b;/, "while (true) {}");
+const hangsOnLoad = `while (true) {}\n${solution}`;
 
 let cwd: string;
 let tmux: Tmux;
@@ -25,21 +26,28 @@ afterEach(() => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
+/** Every process lab has had so far, found under the pane's shell; grows each time it is called. */
+const seen = new Set<number>();
+function track(): number[] {
+  for (const pid of descendants(Number(tmux.pane("pane_pid")))) seen.add(pid);
+  return [...seen];
+}
+
 /** Starts `lab start 1` in the terminal; when it exits, the shell prints its exit code and the tty modes. */
-async function startLab(): Promise<number[]> {
+async function startLab(): Promise<Set<number>> {
+  seen.clear();
   const launcher = join(root, "test/e2e/lab-fixture.mjs");
   const after = `echo LAB-EXIT=$?; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600`;
   tmux.start(`cd ${cwd} && unset CI && ${process.execPath} ${launcher} start 1; ${after}`);
   await tmux.until((s) => s.includes(`Created ${file} from the stub.`), "the file being created");
   await tmux.until((s) => s.includes("Run 1:") && s.includes("First failure:"), "the stub's first run, failing", 30_000);
-  const shell = Number(tmux.pane("pane_pid"));
-  const ours = descendants(shell);
-  expect(ours.length).toBeGreaterThan(1); // lab itself and its pre-forked test worker
-  return ours;
+  // lab itself and its pre-forked test worker, which is forked again after every run
+  await tmux.until(() => track().length > 1, "lab and its spare test worker in ps");
+  return seen;
 }
 
 /** After lab exits: exit code 0, the terminal back in cooked mode with a cursor, and none of its processes left. */
-async function expectCleanExit(ours: number[], timeoutMs?: number): Promise<void> {
+async function expectCleanExit(ours: Set<number>, timeoutMs?: number): Promise<void> {
   const done = await tmux.until((s) => /LAB-EXIT=\d+\n.*echo/.test(s), "lab exiting and stty reporting", timeoutMs);
   const [exit, modes] = done.slice(done.indexOf("LAB-EXIT=")).split("\n");
   expect(exit).toBe("LAB-EXIT=0");
@@ -58,7 +66,9 @@ test("lab start 1 in a real terminal: red, then green on save; q restores the te
   expect(red).toContain("not yet");
 
   writeFileSync(file, solution);
+  track();
   const green = await tmux.until((s) => s.includes("Run 3:"), "the third run");
+  track();
   expect(green).toMatch(/Run 3: all \d+ passed/);
   expect(green).not.toContain("✘");
   expect(green).toContain("Compare with the reference solution: lab solution 1");
@@ -68,12 +78,17 @@ test("lab start 1 in a real terminal: red, then green on save; q restores the te
   await expectCleanExit(ours);
 }, 60_000);
 
-test("Ctrl-C during a run that never ends: lab stops it at once, long before the 30 s limit, and everything is gone", async () => {
+test.each([
+  ["inside a test", hangsInATest],
+  ["while the file loads", hangsOnLoad],
+])("Ctrl-C during a run that never ends (%s): lab stops it at once, long before the 30 s limit, and everything is gone", async (_where, hangs) => {
   const ours = await startLab();
   writeFileSync(file, hangs);
   await tmux.until((s) => s.includes("Running the hidden tests…"), "the hanging run starting");
+  track();
   const pressed = Date.now();
   tmux.keys("C-c");
+  track();
   await tmux.until((s) => s.includes("Stopping the run in progress…"), "lab saying it stops the run");
   await expectCleanExit(ours, 10_000);
   expect(Date.now() - pressed).toBeLessThan(10_000);

@@ -1,44 +1,20 @@
-import { expect, test } from "vitest";
-import { RunStopper } from "../../../src/watch/stop-runs.js";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { ABORT_REPEAT_MS, abortUntilSettled } from "../../../src/watch/stop-runs.js";
+import { realTimers } from "../../../src/watch/timers.js";
 
-const started = { type: "run-started", exercise: "01-adder", file: "f.ts" } as const;
-const collected = { type: "tests-collected", names: ["a"] } as const;
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
 
-function stopper() {
+test("kills the workers at once, and again until the run has ended, then stops", async () => {
   let aborts = 0;
-  const s = new RunStopper({ run: async () => ({}) as never, abort: () => void aborts++ });
-  return { s, aborts: () => aborts };
-}
-
-test("once the run's tests are collected, stop kills the workers at once", () => {
-  const { s, aborts } = stopper();
-  s.observe(started);
-  s.observe(collected);
-  s.stop();
-  expect(aborts()).toBe(1);
-});
-
-test("before collection, stop waits for it, then kills the workers", () => {
-  const { s, aborts } = stopper();
-  s.observe(started);
-  s.stop();
-  expect(aborts()).toBe(0);
-  s.observe(collected);
-  expect(aborts()).toBe(1);
-});
-
-test("a new run forgets the last run's collection", () => {
-  const { s, aborts } = stopper();
-  s.observe(started);
-  s.observe(collected);
-  s.observe(started);
-  s.stop();
-  expect(aborts()).toBe(0);
-});
-
-test("without stop, nothing is killed", () => {
-  const { s, aborts } = stopper();
-  s.observe(started);
-  s.observe(collected);
-  expect(aborts()).toBe(0);
+  let end!: () => void;
+  const settled = new Promise<void>((r) => (end = r));
+  const stopping = abortUntilSettled({ run: async () => ({}) as never, abort: () => void aborts++ }, settled, realTimers);
+  expect(aborts).toBe(1);
+  await vi.advanceTimersByTimeAsync(ABORT_REPEAT_MS * 3);
+  expect(aborts).toBe(4); // a worker forked after the first kill is killed too
+  end();
+  await stopping;
+  await vi.advanceTimersByTimeAsync(ABORT_REPEAT_MS * 5);
+  expect(aborts).toBe(4);
 });

@@ -28,9 +28,6 @@ function fakeRunner() {
     abort() {
       this.aborts++;
     },
-    collect() {
-      pending[0]!.listener?.({ type: "tests-collected", names: ["a"] });
-    },
     finish(passed = 1) {
       const run = pending.shift()!;
       inFlight--;
@@ -165,21 +162,22 @@ test("close stops the watcher, waits for the run in flight, and ignores later sa
   expect(runner.runs).toBe(1);
 });
 
-test("close with stopRun kills the run in flight once its tests are collected; plain close lets it finish", async () => {
+test("close with stopRun kills the run in flight at once; plain close lets it finish", async () => {
   const { runner, session } = await started();
   session.rerun();
   const closing = session.close({ stopRun: true });
-  expect(runner.aborts).toBe(0);
-  runner.collect();
   expect(runner.aborts).toBe(1);
   runner.finish(0);
   await closing;
 
   const other = await started();
   other.session.rerun();
-  other.runner.collect();
   const plain = other.session.close();
   expect(other.runner.aborts).toBe(0);
   other.runner.finish();
   await plain;
+
+  const idle = await started();
+  await idle.session.close({ stopRun: true });
+  expect(idle.runner.aborts).toBe(0); // nothing in flight, nothing to kill
 });
