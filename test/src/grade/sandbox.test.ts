@@ -1,0 +1,36 @@
+import { mkdtempSync, realpathSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { MEMORY_LIMIT_ENV } from "../../../checker/run/worker-guard.js";
+import { permissionFlag, workerSandbox } from "../../../src/grade/sandbox.js";
+
+test("the permission flag of the Node that runs: --permission where it exists, else the experimental one", () => {
+  expect(permissionFlag(new Set(["--permission"]))).toBe("--permission");
+  expect(permissionFlag(new Set(["--experimental-permission"]))).toBe("--experimental-permission");
+});
+
+test("workers may read only the given folders (as spelled and as real paths), write nowhere, start no process", () => {
+  const real = mkdtempSync(join(tmpdir(), "lab-grade-sandbox-"));
+  const link = join(mkdtempSync(join(tmpdir(), "lab-grade-link-")), "lab");
+  symlinkSync(real, link);
+  const { execArgv } = workerSandbox([link], 768);
+  expect(execArgv).toEqual([
+    permissionFlag(),
+    `--allow-fs-read=${link}`,
+    `--allow-fs-read=${realpathSync(real)}`,
+    "--allow-worker",
+    "--disable-warning=ExperimentalWarning",
+    "--max-old-space-size=768",
+  ]);
+  expect(execArgv.some((flag) => flag.startsWith("--allow-fs-write") || flag.startsWith("--allow-child-process"))).toBe(false);
+});
+
+test("the workers' whole environment is a fixed handful of variables, whatever the grader's holds", () => {
+  process.env["LAB_GRADE_TEST_SECRET"] = "do-not-pass-on";
+  try {
+    expect(workerSandbox([], 512).env).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [MEMORY_LIMIT_ENV]: "512" });
+  } finally {
+    delete process.env["LAB_GRADE_TEST_SECRET"];
+  }
+});
