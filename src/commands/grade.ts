@@ -89,7 +89,8 @@ export async function gradeCommand(
       jobs: settings.jobs,
       timeoutSeconds: settings.timeoutSeconds,
       memoryMb: settings.memoryMb,
-      readable: [ctx.paths.root, ...new Set(exercises.map((e) => e.dir))],
+      // What a worker needs to read besides the runners' test copies: the SDK, vitest, the compiled checker.
+      readable: [join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist")],
     },
     limits: limitsOf(settings.timeoutSeconds, settings.memoryMb),
     fresh: settings.fresh,

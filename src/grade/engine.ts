@@ -17,7 +17,7 @@ export interface EngineOptions {
   jobs: number;
   timeoutSeconds: number;
   memoryMb: number;
-  /** Folders the workers may read besides the scratch folder: the lab itself, the exercises. */
+  /** Folders the workers may read besides the runners' copies of the hidden tests. */
   readable: string[];
 }
 

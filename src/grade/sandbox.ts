@@ -1,9 +1,10 @@
 /**
  * How grading walls off learner code: the Node flags and the whole environment of every
- * worker process. Under Node's permission model a worker may read the lab and the runners'
- * scratch folders and nothing else, may write nowhere, and may not start processes. It may
- * start threads (the runner's worker guard is one; a learner's would share the process's
- * permissions and limits).
+ * worker process. Under Node's permission model a worker may read only the folders it is
+ * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
+ * class folder, not other learners' copies, not the grader's home or working folder. It may
+ * write nowhere and start no process. It may start threads (the runner's worker guard is
+ * one; a learner's would share the process's permissions and limits).
  */
 import { realpathSync } from "node:fs";
 import { MEMORY_LIMIT_ENV } from "../../checker/run/worker-guard.js";
@@ -32,7 +33,7 @@ function bothSpellings(dirs: string[]): string[] {
   return [...all];
 }
 
-/** `readable`: the lab's own folder (node_modules, compiled checker) and grading's scratch folder. */
+/** `readable`: the folders workers may read; `memoryMb`: the heap limit and the guard's limit. */
 export function workerSandbox(readable: string[], memoryMb: number): Sandbox {
   return {
     execArgv: [

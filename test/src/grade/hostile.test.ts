@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -25,6 +25,7 @@ const EXPECTED: Record<string, [state: string, reason: string]> = {
   "09-writes-outside": ["error", denied],
   "10-deletes-hidden-test": ["error", denied],
   "11-allocates-1gb-buffer": ["error", GRADE_REASONS.outOfMemory(512)],
+  "12-reads-secrets": ["error", denied],
 };
 
 interface JsonRow {
@@ -46,6 +47,8 @@ const hostileChildren = () => execFileSync("ps", ["-eo", "args"], { encoding: "u
 beforeAll(async () => {
   dir = classCopy([...GOOD_LEARNERS, ...HOSTILE_LEARNERS]);
   cwd = mkdtempSync(join(tmpdir(), "lab-grade-cwd-"));
+  // The key also sits in a file beside the grader, where 12-reads-secrets looks first.
+  writeFileSync(join(cwd, ".env"), `ANTHROPIC_API_KEY=${KEY}\n`);
   before = { class: hashTree(dir), exercises: hashTree(PATHS.exercises), fixture: hashTree(FIXTURE) };
   const env = { ...process.env, ANTHROPIC_API_KEY: KEY };
   graded = await gradeChild(dir, { timeout: String(LIMIT_SECONDS), jobs: "2" }, { env, cwd }).done;
@@ -53,7 +56,7 @@ beforeAll(async () => {
   rows = (JSON.parse(readFileSync(join(cwd, "grades.json"), "utf8")) as { rows: JsonRow[] }).rows;
 }, 180_000);
 
-describe("a class with ten hostile submissions (and an eleventh)", () => {
+describe("a class with ten hostile submissions (and two more)", () => {
   test("grading finishes and exits 0", () => {
     expect(graded).toMatchObject({ code: 0, signal: null });
     expect(again).toMatchObject({ code: 0, signal: null });
@@ -79,7 +82,7 @@ describe("a class with ten hostile submissions (and an eleventh)", () => {
   });
 
   test("nothing was written outside: not in the working folder, the temp folder or the class folder", () => {
-    expect(readdirSync(cwd)).toEqual(["grades.json"]);
+    expect(readdirSync(cwd).sort()).toEqual([".env", "grades.json"]);
     expect(existsSync(join(tmpdir(), "lab-hostile-wrote-here.txt"))).toBe(false);
     expect(existsSync(join(dir, "lab-hostile-wrote-here.txt"))).toBe(false);
   });
