@@ -8,6 +8,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
+import { WARM_UP_ENV } from "./worker-env.js";
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
 
 export const POOL_NAME = "lab-forks";
@@ -25,9 +26,9 @@ interface SpawnSpec {
   env: Partial<NodeJS.ProcessEnv>;
 }
 
-function spawnWorker(spec: SpawnSpec, preload: string): ChildProcess {
+function spawnWorker(spec: SpawnSpec, preload: string, spare: boolean): ChildProcess {
   return fork(spec.entrypoint, [], {
-    env: spec.env as NodeJS.ProcessEnv,
+    env: { ...spec.env, [WARM_UP_ENV]: spare ? "1" : "" } as NodeJS.ProcessEnv,
     execArgv: [...spec.execArgv, `--import=${preload}`],
     stdio: "pipe",
     serialization: "advanced",
@@ -71,11 +72,11 @@ export class SpareProcesses {
     const spare = this.spares.get(key);
     this.spares.delete(key);
     if (spare && spare.exitCode === null && spare.signalCode === null) return spare;
-    return this.fork(spec);
+    return this.fork(spec, false);
   }
 
-  private fork(spec: SpawnSpec): ChildProcess {
-    const child = spawnWorker(spec, this.preload);
+  private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
+    const child = spawnWorker(spec, this.preload, spare);
     this.live.add(child);
     child.once("exit", () => this.live.delete(child));
     return child;
@@ -84,7 +85,7 @@ export class SpareProcesses {
   refill(spec: SpawnSpec): void {
     const key = JSON.stringify(spec);
     if (this.closed || this.spares.has(key)) return;
-    const child = this.fork(spec);
+    const child = this.fork(spec, true);
     child.stdout?.resume();
     child.stderr?.resume();
     child.once("exit", () => {

@@ -4,6 +4,7 @@
  * learner is still typing, not after the save.
  */
 import "gpt-tokenizer/encoding/o200k_base";
+import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
 import { guardWorker, MEMORY_LIMIT_ENV } from "./worker-guard.js";
 
@@ -13,5 +14,6 @@ guardWorker(process.env[MEMORY_LIMIT_ENV]);
 // A spare whose parent died has nothing to wait for.
 process.once("disconnect", () => process.exit(0));
 
-// Real round trips warm fetch (undici loads lazily) and the paths a hidden test takes.
-await warmUp();
+// A spare waits for a save anyway: real round trips warm fetch (undici loads lazily) and the
+// paths a hidden test takes. A worker forked for a batch (self-check, grading) goes straight to work.
+if (process.env[WARM_UP_ENV] === "1") await warmUp();
