@@ -78,8 +78,8 @@ export class GradeEngine {
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), "lab-grade-")));
     const count = Math.max(1, Math.min(options.jobs, pairs));
     const runnerDirs = Array.from({ length: count }, (_, k) => join(scratch, `runner-${k}`));
-    // Workers may read the lab and the runners' copies of the hidden tests, never scratch/work,
-    // where the learners' copies wait their turn.
+    // Workers may read `readable` and the runners' copies of the hidden tests, never
+    // scratch/work, where the learners' copies wait their turn.
     const sandbox = workerSandbox([...options.readable, ...runnerDirs], options.memoryMb);
     const slots = await withoutAddedSignalHandlers(() => Promise.all(runnerDirs.map((dir) => startSlot(dir, sandbox, options))));
     return new GradeEngine(slots, scratch, options);
