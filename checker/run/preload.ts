@@ -8,7 +8,7 @@ import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
 import { guardWorker, MEMORY_LIMIT_ENV } from "./worker-guard.js";
 
-// Off unless the runner's caller set a memory limit in the workers' environment (grading does).
+// Dies with its parent even when learner code blocks; checks memory when a limit is set (grading).
 guardWorker(process.env[MEMORY_LIMIT_ENV]);
 
 // A spare whose parent died has nothing to wait for.

@@ -1,15 +1,16 @@
 /**
- * An opt-in guard for worker processes that run untrusted code (grading), on a thread of
- * its own so it keeps watching while learner code blocks the main thread:
- *  - memory: `--max-old-space-size` bounds the JavaScript heap only, and a Buffer lives
- *    outside it; past the limit of resident memory the guard writes one line to stderr
- *    saying why and kills the process;
+ * A guard for every worker process, on a thread of its own so it keeps watching while
+ * learner code blocks the main thread:
  *  - the parent: a worker whose runner died (SIGKILL, a crash) kills itself, so a
- *    `while (true) {}` cannot outlive the grading that started it.
+ *    `while (true) {}` cannot outlive the lab or the grading that started it (a worker
+ *    lives in its own process group, so nothing else would stop it);
+ *  - memory, when a limit is set (grading sets one): `--max-old-space-size` bounds the
+ *    JavaScript heap only, and a Buffer lives outside it; past the limit of resident memory
+ *    the guard writes one line to stderr saying why and kills the process.
  */
 import { Worker } from "node:worker_threads";
 
-/** The environment variable that turns the guard on: the memory limit in MB. */
+/** The environment variable that sets a memory limit in MB. */
 export const MEMORY_LIMIT_ENV = "LAB_MEMORY_LIMIT_MB";
 
 /** The start of the line a worker writes to stderr just before the guard kills it. */
@@ -22,9 +23,10 @@ const GUARD = `
 const { workerData } = require("node:worker_threads");
 const { writeSync } = require("node:fs");
 const { limitMb, parent, mark, every } = workerData;
-const limit = limitMb * 1024 * 1024;
+const limit = limitMb > 0 ? limitMb * 1024 * 1024 : Infinity;
 setInterval(() => {
   if (process.ppid !== parent) process.kill(process.pid, "SIGKILL");
+  if (limit === Infinity) return;
   const used = process.memoryUsage.rss();
   if (used <= limit) return;
   try {
@@ -35,10 +37,10 @@ setInterval(() => {
 }, every);
 `;
 
-/** Starts the guard when `limitMb` is a positive number; otherwise does nothing. */
+/** Starts the guard; the memory check is on only when `limitMb` is a positive number. */
 export function guardWorker(limitMb: string | undefined): void {
-  const limit = Number(limitMb);
-  if (!limitMb || !Number.isFinite(limit) || limit <= 0) return;
+  const parsed = Number(limitMb);
+  const limit = limitMb && Number.isFinite(parsed) && parsed > 0 ? parsed : 0;
   const thread = new Worker(GUARD, { eval: true, workerData: { limitMb: limit, parent: process.ppid, mark: MEMORY_GUARD_MARK, every: CHECK_EVERY_MS } });
   thread.unref();
 }

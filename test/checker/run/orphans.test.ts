@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+
+const root = join(import.meta.dirname, "../../..");
+const fixture = join(root, "test/fixtures/lab");
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < ms; ) {
+    if (condition()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return condition();
+}
+
+test("a worker stuck in while (true) dies when the process that owns the runner is killed with SIGKILL", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lab-orphan-"));
+  const pidFile = join(dir, "worker.pid");
+  const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
+  const learner = join(dir, "01-adder.ts");
+  writeFileSync(
+    learner,
+    `import { writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n  while (true) {}`)}`,
+  );
+  const script = `
+    import { Runner } from ${JSON.stringify(join(root, "dist/checker/run/runner.js"))};
+    import { loadExercises } from ${JSON.stringify(join(root, "dist/checker/run/exercises.js"))};
+    const [adder] = loadExercises(${JSON.stringify(join(fixture, "exercises"))}, ${JSON.stringify(join(fixture, "solutions"))});
+    const runner = await Runner.create({ timeoutSeconds: 60 });
+    await runner.run({ exercise: adder, implFile: ${JSON.stringify(learner)} });`;
+  const owner = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
+  expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 30_000)).toBe(true);
+  const worker = Number(readFileSync(pidFile, "utf8"));
+  expect(alive(worker)).toBe(true);
+  owner.kill("SIGKILL");
+  expect(await until(() => !alive(worker), 3_000)).toBe(true);
+}, 60_000);
