@@ -39,6 +39,12 @@ export interface RunnerOptions {
    * folder, so sandboxed workers need read access to nothing but the lab and `scratchDir`.
    */
   codeOverIpc?: boolean;
+  /**
+   * Record where each test is declared (vitest's includeTaskLocation, on by default). Nothing
+   * in a RunResult uses it; a caller running hundreds of files (grading) turns it off to save
+   * the stack walk and source-map lookup it costs per test.
+   */
+  taskLocations?: boolean;
 }
 
 export interface RunRequest {
@@ -116,7 +122,7 @@ export class Runner {
         execArgv: options.execArgv ?? [],
         server: { deps: { external: [/\/dist\/checker\//, /node_modules/] } },
         passWithNoTests: true,
-        includeTaskLocation: true,
+        includeTaskLocation: options.taskLocations ?? true,
         printConsoleTrace: false,
       },
       {
