@@ -59,6 +59,7 @@ async function startSlot(dir: string, sandbox: Sandbox, options: EngineOptions):
     output,
     scratchDir: dir,
     codeOverIpc: true,
+    taskLocations: false,
   });
   return { runner, output, scratch: dir };
 }
