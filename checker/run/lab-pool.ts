@@ -13,6 +13,10 @@ import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } fr
 
 export const POOL_NAME = "lab-forks";
 
+export const POOL_MESSAGES = {
+  aborted: "The runner was stopped, so no new worker is started.",
+} as const;
+
 export interface Watchdog {
   /** A worker began running these test files; `kill` stops it for good. */
   started(files: string[], kill: () => void): void;
@@ -52,6 +56,7 @@ export class SpareProcesses {
   /** Every process forked here that has not exited yet, spare or running. */
   private readonly live = new Set<ChildProcess>();
   private closed = false;
+  private aborted = false;
 
   /** `env`, when given, replaces the inherited environment (vitest's own variables are kept). */
   constructor(
@@ -68,6 +73,8 @@ export class SpareProcesses {
   }
 
   take(spec: SpawnSpec): ChildProcess {
+    // After killAll() no learner code may start, however late vitest asks for a worker.
+    if (this.aborted) throw new Error(POOL_MESSAGES.aborted);
     const key = JSON.stringify(spec);
     const spare = this.spares.get(key);
     this.spares.delete(key);
@@ -102,6 +109,7 @@ export class SpareProcesses {
 
   /** Kills every process forked here, running ones included, and forks no more. */
   killAll(): void {
+    this.aborted = true;
     this.close();
     for (const child of this.live) killTree(child);
   }

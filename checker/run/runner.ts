@@ -228,6 +228,7 @@ export class Runner {
    */
   abort(): void {
     this.spares.killAll();
+    void this.vitest.cancelCurrentRun("keyboard-input");
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -164,4 +164,28 @@ describe("events and batches", () => {
       ["failed", 2],
     ]);
   });
+});
+
+describe("abort", () => {
+  test("abort() right after a run starts ends it at once and leaves no worker running learner code", async () => {
+    const own = await Runner.create({ timeoutSeconds: 30 });
+    try {
+      const pidFile = join(work, "aborted.pid");
+      const file = learnerFile(
+        "abort.ts",
+        `import { writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n  while (true) {}`)}`,
+      );
+      const started = performance.now();
+      const run = own.run({ exercise: adder, implFile: file });
+      own.abort();
+      await run.catch(() => undefined);
+      expect((performance.now() - started) / 1000).toBeLessThan(5);
+      await new Promise((r) => setTimeout(r, 500));
+      // Either the learner's code never started, or the process it ran in is gone.
+      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : null;
+      if (pid !== null) expect(() => process.kill(pid, 0)).toThrow();
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
 });
