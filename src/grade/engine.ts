@@ -107,7 +107,12 @@ export class GradeEngine {
     writeFileSync(copy, source);
     try {
       slot.output.reset();
-      const [result] = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy }]);
+      const results = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy }]).catch((err: unknown) => {
+        // A run cut short by abort() may end in an error instead of a result; either way it is dropped.
+        if (this.aborted) return [];
+        throw err;
+      });
+      const result = results[0];
       if (!result || this.aborted) return null;
       if (result.error?.kind === "crash") await new Promise((resolve) => setTimeout(resolve, LAST_WORDS_MS));
       const clean = cleaner(copy, pair.relFile, slot.scratch, pair.exercise.id);
