@@ -72,7 +72,7 @@ const file = join(dir, exercise.fileName);
 copyFileSync(exercise.stub, file);
 const io = { stdout: new Stdout(), stderr: new Stdout(), stdin: new Stdin(), env: {}, cwd: dir };
 
-const runner = await Runner.create({ timeoutSeconds: 10 });
+const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true });
 const session = await WatchSession.start({ runner, exercise, file, poll: false });
 const marks = {};
 session.subscribe((e) => {

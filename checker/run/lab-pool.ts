@@ -30,9 +30,9 @@ interface SpawnSpec {
   env: Partial<NodeJS.ProcessEnv>;
 }
 
-function spawnWorker(spec: SpawnSpec, preload: string, spare: boolean): ChildProcess {
+function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): ChildProcess {
   return fork(spec.entrypoint, [], {
-    env: { ...spec.env, [WARM_UP_ENV]: spare ? "1" : "" } as NodeJS.ProcessEnv,
+    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
     execArgv: [...spec.execArgv, `--import=${preload}`],
     stdio: "pipe",
     serialization: "advanced",
@@ -62,6 +62,8 @@ export class SpareProcesses {
   constructor(
     private readonly preload: string,
     private readonly env?: Record<string, string>,
+    /** Whether a spare rehearses a hidden test's path while it waits. */
+    private readonly warm = false,
   ) {}
 
   /** The spawn spec for a worker, with the environment replaced when the runner asked for that. */
@@ -78,12 +80,15 @@ export class SpareProcesses {
     const key = JSON.stringify(spec);
     const spare = this.spares.get(key);
     this.spares.delete(key);
-    if (spare && spare.exitCode === null && spare.signalCode === null) return spare;
+    if (spare && spare.exitCode === null && spare.signalCode === null) {
+      spare.stdin?.write("go\n"); // ends its warm-up rehearsal (see warm-up.ts)
+      return spare;
+    }
     return this.fork(spec, false);
   }
 
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
-    const child = spawnWorker(spec, this.preload, spare);
+    const child = spawnWorker(spec, this.preload, spare && this.warm);
     this.live.add(child);
     child.once("exit", () => this.live.delete(child));
     return child;

@@ -35,6 +35,12 @@ export interface RunnerOptions {
    */
   scratchDir?: string;
   /**
+   * Let the idle spare worker rehearse a hidden test's path until a run needs it (see
+   * warm-up.ts). Worth its CPU only when a person works between runs (the live screen,
+   * drills); batches (checks, self-check, grading) leave it off.
+   */
+  warmSpares?: boolean;
+  /**
    * Send transformed code to the workers over IPC instead of through files in vitest's temp
    * folder, so sandboxed workers need read access to nothing but the lab and `scratchDir`.
    */
@@ -83,7 +89,7 @@ export class Runner {
   static async create(options: RunnerOptions = {}): Promise<Runner> {
     const paths = labPaths();
     const timeoutSeconds = options.timeoutSeconds ?? 10;
-    const spares = new SpareProcesses(paths.preload, options.env);
+    const spares = new SpareProcesses(paths.preload, options.env, options.warmSpares ?? false);
     const bindings = new Map<string, Binding>();
     const watchdog: Watchdog = {
       started(files, kill) {

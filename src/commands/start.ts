@@ -78,7 +78,7 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
   const poll = opts.poll ?? ctx.config.config.poll;
   const { importScreen } = await import("../screen/import-screen.js");
   const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true });
   try {
     for (;;) {
       const file = prepareFile(ctx, io, exercise, progress, true);
