@@ -1,7 +1,12 @@
 import type { Timers } from "./timers.js";
 
-/** Quiet time after a save before a run starts: editors write a file in several events. */
-export const SAVE_DEBOUNCE_MS = 50;
+/**
+ * Quiet time after a save before a run starts: long enough to merge one editor save's
+ * events and a burst of saves a few milliseconds apart, short enough not to be felt. A
+ * save the watcher drops is caught after the run instead (WatchSession compares the file
+ * with what the run started from).
+ */
+export const SAVE_DEBOUNCE_MS = 20;
 
 /**
  * Turns saves into runs: quick saves coalesce into one run, a save during a run is

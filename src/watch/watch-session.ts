@@ -3,6 +3,7 @@
  * saves into runs, and the warm runner. It emits one typed stream of events; the Ink
  * screen and the plain printer are two consumers of it.
  */
+import { readFileSync } from "node:fs";
 import type { RunEvent, RunListener, RunResult } from "../../checker/run/result.js";
 import type { RunRequest } from "../../checker/run/runner.js";
 import type { Exercise } from "../../checker/run/exercises.js";
@@ -11,6 +12,16 @@ import { RunScheduler } from "./run-scheduler.js";
 import { SilenceCheck, statFile, type StatFile } from "./silence-check.js";
 import { abortUntilSettled } from "./stop-runs.js";
 import { realTimers, type Timers } from "./timers.js";
+
+function readIfThere(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+const sameBytes = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
 
 export type SessionEvent =
   | RunEvent
@@ -115,8 +126,12 @@ export class WatchSession {
 
   private async runOnce(): Promise<void> {
     const { runner, exercise, file } = this.options;
+    const before = readIfThere(file);
     try {
       await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
+      // The watcher drops a change that follows another within 50 ms; comparing what the file
+      // holds now with what the run started from is what guarantees no save goes unrun.
+      if (!sameBytes(before, readIfThere(file))) this.scheduler.trigger();
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
       this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import type { Exercise } from "../../../checker/run/exercises.js";
 import type { RunListener, RunResult } from "../../../checker/run/result.js";
@@ -49,10 +52,11 @@ function fakeWatch() {
   return { watchFile, save: () => handlers!.onSave(), handlers: () => handlers!, closed: () => closed };
 }
 
-async function started(options: { stat?: () => { mtimeMs: number; size: number } | null } = {}) {
+async function started(options: { stat?: () => { mtimeMs: number; size: number } | null; file?: string } = {}) {
   const runner = fakeRunner();
   const watch = fakeWatch();
-  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: options.stat ?? (() => null) });
+  const file = options.file ?? "f.ts";
+  const session = await WatchSession.start({ runner, exercise, file, poll: false, watchFile: watch.watchFile, stat: options.stat ?? (() => null) });
   const events: SessionEvent[] = [];
   session.subscribe((e) => events.push(e));
   return { runner, watch, session, events };
@@ -180,4 +184,20 @@ test("close with stopRun kills the run in flight at once; plain close lets it fi
   const idle = await started();
   await idle.session.close({ stopRun: true });
   expect(idle.runner.aborts).toBe(0); // nothing in flight, nothing to kill
+});
+
+test("a save the watcher never reported, made during a run, is run next all the same", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "lab-session-")), "01-adder.ts");
+  writeFileSync(file, "export const v = 1;\n");
+  const { runner, session } = await started({ file });
+  session.rerun();
+  await vi.advanceTimersByTimeAsync(0);
+  writeFileSync(file, "export const v = 2;\n");
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runner.runs).toBe(2);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(2);
+  await session.close();
 });
