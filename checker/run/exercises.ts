@@ -107,11 +107,26 @@ function parse(dir: string, solutionsDir: string): Exercise {
 
 /** Every exercise under `exercisesDir`, in number order; a bad one names its folder and field. */
 export function loadExercises(exercisesDir: string, solutionsDir: string): Exercise[] {
-  if (!existsSync(exercisesDir)) return [];
-  return readdirSync(exercisesDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && FOLDER.test(entry.name))
-    .map((entry) => parse(join(exercisesDir, entry.name), solutionsDir))
-    .sort((a, b) => a.number - b.number);
+  const { exercises, problems } = surveyExercises(exercisesDir, solutionsDir);
+  if (problems[0]) throw problems[0];
+  return exercises;
+}
+
+/** Every exercise that loads, and the problem with each one that does not, for callers that can carry on without it. */
+export function surveyExercises(exercisesDir: string, solutionsDir: string): { exercises: Exercise[]; problems: ExerciseError[] } {
+  const exercises: Exercise[] = [];
+  const problems: ExerciseError[] = [];
+  if (!existsSync(exercisesDir)) return { exercises, problems };
+  const folders = readdirSync(exercisesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && FOLDER.test(entry.name));
+  for (const folder of folders.sort((a, b) => a.name.localeCompare(b.name))) {
+    try {
+      exercises.push(parse(join(exercisesDir, folder.name), solutionsDir));
+    } catch (err) {
+      if (!(err instanceof ExerciseError)) throw err;
+      problems.push(err);
+    }
+  }
+  return { exercises: exercises.sort((a, b) => a.number - b.number), problems };
 }
 
 /** Finds an exercise by number ("4", "04") or folder name. */

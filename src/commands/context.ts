@@ -1,16 +1,17 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { labPaths } from "../../checker/paths.js";
-import { findExercise, loadExercises, type Exercise } from "../../checker/run/exercises.js";
+import { findExercise, surveyExercises, type Exercise } from "../../checker/run/exercises.js";
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import { UserError } from "../cli/errors.js";
-import type { Io } from "../cli/io.js";
+import { writeLine, type Io } from "../cli/io.js";
 
 export const CONTEXT_MESSAGES = {
   noSuchExercise: (key: string, count: number) =>
     count === 0 ? `There are no exercises yet, so there is no exercise ${key}.` : `There is no exercise ${key}; run lab list to see all ${count}.`,
   noWorkspaceFile: (file: string, n: number) => `There is no file at ${file} yet: run lab start ${n} first to create it.`,
   noFile: (file: string) => `There is no file at ${file}.`,
+  skipped: (problem: string) => `Skipping an exercise that does not load: ${problem}`,
 } as const;
 
 /** Everything a command needs to know about where things are; tests pass fixture folders. */
@@ -20,9 +21,12 @@ export interface LabContext {
   paths: { root: string; exercises: string; solutions: string };
 }
 
+/** Config and exercises; an exercise folder that does not load is named on stderr and left out, so the rest still work. */
 export async function loadContext(io: Io, paths: LabContext["paths"] = labPaths()): Promise<LabContext> {
   const config = await loadConfig(io.cwd);
-  return { config, exercises: loadExercises(paths.exercises, paths.solutions), paths };
+  const { exercises, problems } = surveyExercises(paths.exercises, paths.solutions);
+  for (const problem of problems) writeLine(io.stderr, CONTEXT_MESSAGES.skipped(problem.message));
+  return { config, exercises, paths };
 }
 
 export function exerciseOrFail(ctx: LabContext, key: string): Exercise {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -88,4 +88,17 @@ describe("lab check as a process, on the real exercise 1", () => {
     expect(fail.stdout).toContain(`0 passed, ${total} failed`);
     expect(fail.stdout.split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(total);
   }, 60_000);
+});
+
+describe("an exercise folder that does not load", () => {
+  test("is named once on stderr and left out, and the other exercises still run", async () => {
+    const { cwd } = project();
+    const exercises = mkdtempSync(join(tmpdir(), "lab-half-written-"));
+    cpSync(join(fixture, "exercises/01-adder"), join(exercises, "01-adder"), { recursive: true });
+    mkdirSync(join(exercises, "02-half-written"));
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", { file: join(fixture, "solutions/01-adder.ts") }, io, { ...paths, exercises })).toBe(0);
+    expect(io.err()).toBe(`${CONTEXT_MESSAGES.skipped("exercises/02-half-written: exercise.json is missing.")}\n`);
+    expect(CONTEXT_MESSAGES.skipped("x")).toBe("Skipping an exercise that does not load: x");
+  });
 });
