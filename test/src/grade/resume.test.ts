@@ -59,8 +59,7 @@ describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way wit
     expect(saved.size).toBeLessThan(PAIRS);
 
     if (signal === "SIGINT") {
-      expect(stopped.code).toBe(130);
-      expect(stopped.err.trimEnd().split("\n").at(-1)).toBe(GRADE_NOTES.interrupted(saved.size, PAIRS, join(dir, ".lab-grade/results.jsonl")));
+      expect([stopped.code, stopped.err.trimEnd().split("\n").at(-1)]).toEqual([130, GRADE_NOTES.interrupted(saved.size, PAIRS, join(dir, ".lab-grade/results.jsonl"))]);
     } else {
       expect(stopped.signal).toBe("SIGKILL");
     }
