@@ -126,6 +126,9 @@ export class WatchSession {
 
   private async runOnce(): Promise<void> {
     const { runner, exercise, file } = this.options;
+    // What is on disk now is what this run tests, so a write that landed after the save's
+    // event (cp truncates, then writes) is not one the watcher missed: no false "silent" alarm.
+    this.silence?.noticed();
     const before = readIfThere(file);
     try {
       await runner.run({ exercise, implFile: file }, (event) => this.emit(event));

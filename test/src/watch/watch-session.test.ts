@@ -123,6 +123,20 @@ test("a watcher that stays silent is reported, and the missed save still runs", 
   await session.close();
 });
 
+test("a write that lands just after the watcher's event is read by the run, not taken for a silent watcher", async () => {
+  // cp and many editors truncate, then write: the event can come between the two.
+  let stamp = { mtimeMs: 1, size: 0 };
+  const { runner, watch, session, events } = await started({ stat: () => stamp });
+  watch.save();
+  stamp = { mtimeMs: 2, size: 500 };
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(SILENCE_CHECK_MS * 3);
+  expect(events.map((e) => e.type)).toEqual(["save-seen", "run-started", "run-finished"]);
+  expect(runner.runs).toBe(1);
+  await session.close();
+});
+
 test("a deleted file and a failing watcher are events, not crashes", async () => {
   const { watch, session, events } = await started();
   watch.handlers().onMissing();
