@@ -4,9 +4,35 @@ import { labDir } from "./progress-store.js";
 
 export const drillsFile = (workspaceDir: string) => join(labDir(workspaceDir), "drills.jsonl");
 
+/** The fields every line of drills.jsonl has; `lab drill` writes more (see src/drill/history.ts). */
+export interface DrillLine {
+  exercise: number;
+  seconds: number;
+  passed: boolean;
+  /** The references, lesson, hints or solution were opened during the attempt. */
+  peeked?: boolean;
+  [field: string]: unknown;
+}
+
+/** One line of drills.jsonl as a drill record, or null when it is not one. */
+export function parseDrillLine(line: string): DrillLine | null {
+  let drill: unknown;
+  try {
+    drill = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof drill !== "object" || drill === null || Array.isArray(drill)) return null;
+  const { exercise, seconds, passed, peeked } = drill as Record<string, unknown>;
+  if (!Number.isInteger(exercise) || typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) return null;
+  if (typeof passed !== "boolean" || (peeked !== undefined && typeof peeked !== "boolean")) return null;
+  return drill as DrillLine;
+}
+
 /**
  * Best passed drill time in seconds, by exercise number, or null when there is no drill history.
- * Lines that are not a drill record are skipped.
+ * Lines that are not a drill record are skipped, and so are peeked attempts: a time set with
+ * the references open is not a time from memory.
  */
 export function bestDrillSeconds(workspaceDir: string): Map<number, number> | null {
   const best = new Map<number, number>();
@@ -17,16 +43,10 @@ export function bestDrillSeconds(workspaceDir: string): Map<number, number> | nu
     return null;
   }
   for (const line of text.split("\n")) {
-    let drill: { exercise?: unknown; seconds?: unknown; passed?: unknown };
-    try {
-      drill = JSON.parse(line) as typeof drill;
-    } catch {
-      continue;
-    }
-    const { exercise, seconds, passed } = drill ?? {};
-    if (passed !== true || !Number.isInteger(exercise) || typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) continue;
-    const previous = best.get(exercise as number);
-    if (previous === undefined || seconds < previous) best.set(exercise as number, seconds);
+    const drill = parseDrillLine(line);
+    if (!drill || !drill.passed || drill.peeked === true) continue;
+    const previous = best.get(drill.exercise);
+    if (previous === undefined || drill.seconds < previous) best.set(drill.exercise, drill.seconds);
   }
   return best;
 }
