@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/run/exercises.js";
 import { UserError } from "../../../src/cli/errors.js";
 import { learnersIn, pairsOf, shardOf } from "../../../src/grade/class-dir.js";
 import { GRADE_ERRORS } from "../../../src/grade/messages.js";
-import { FIXTURE, PATHS } from "./support.js";
+import { FIXTURE, PATHS, tempDir } from "./support.js";
 
 const exercises = loadExercises(PATHS.exercises, PATHS.solutions);
 const learnersDir = join(FIXTURE, "learners");
@@ -23,14 +22,14 @@ function thrown(run: () => unknown): string {
 
 describe("a class folder", () => {
   test("learners are its folders in code-point order; dot-folders and files are not learners", () => {
-    const dir = mkdtempSync(join(tmpdir(), "lab-grade-learners-"));
+    const dir = tempDir("learners");
     for (const name of ["zoe", "Bob", "ada", ".lab-grade", ".git"]) mkdirSync(join(dir, name));
     writeFileSync(join(dir, "roster.csv"), "ada,bob,zoe\n");
     expect(learnersIn(dir)).toEqual(["Bob", "ada", "zoe"]);
   });
 
   test("no folder, a file, or no learners: one sentence each", () => {
-    const dir = mkdtempSync(join(tmpdir(), "lab-grade-empty-"));
+    const dir = tempDir("empty");
     expect(thrown(() => learnersIn(join(dir, "nope")))).toBe(GRADE_ERRORS.noSuchDir(join(dir, "nope")));
     expect(GRADE_ERRORS.noSuchDir("/x")).toBe("There is no folder at /x.");
     writeFileSync(join(dir, "file"), "");

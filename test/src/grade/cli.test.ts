@@ -1,12 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { GRADE_ERRORS } from "../../../src/grade/messages.js";
 import { captureIo } from "../../support/io.js";
+import { tempDir } from "./support.js";
 
-const cwd = () => mkdtempSync(join(tmpdir(), "lab-grade-cli-"));
+const cwd = () => tempDir("cli");
 
 test("lab grade --help lists every flag and one example", async () => {
   const io = captureIo(cwd());

@@ -6,7 +6,7 @@ import { GRADE_ERRORS, GRADE_NOTES, GRADE_REASONS } from "../../../src/grade/mes
 import { gradeCommand } from "../../../src/commands/grade.js";
 import { MAX_FILE_KB } from "../../../src/grade/plan.js";
 import { captureIo } from "../../support/io.js";
-import { classCopy, FIXTURE, GOOD_TABLE, gradeHere, jsonWithoutMs, learnerResults, noSignals, PATHS, resultLines, withoutMs } from "./support.js";
+import { classCopy, FIXTURE, GOOD_TABLE, gradeHere, jsonWithoutMs, learnerResults, noSignals, PATHS, resultLines, tempDir, withoutMs } from "./support.js";
 
 let dir: string;
 let first: Awaited<ReturnType<typeof gradeHere>>;
@@ -65,7 +65,7 @@ describe("grading again", () => {
     const rows = (jsonWithoutMs(json.out) as { rows: { learner: string; exercise: string; state: string; detail: string | null }[] }).rows;
     expect(rows.map((r) => `${r.learner}/${r.exercise}:${r.state}`)).toEqual(GOOD_TABLE.split("\n").slice(1, 11).map((l) => l.split(/ +/)).map(([l, e, , s]) => `${l}/${e}:${s}`));
     expect(rows[2]!.detail).toBe("expected 5 to be -5 // Object.is equality");
-    const out = join(dir, "..", `${Date.now()}-grades.csv`);
+    const out = join(tempDir("out"), "grades.csv");
     const csv = await gradeHere(dir, { timeout: "10", format: "csv", out });
     expect(csv.out).toBe("");
     expect(csv.err).toContain(GRADE_NOTES.wrote(out));
@@ -93,7 +93,7 @@ describe("grading again", () => {
 describe("files that are not run", () => {
   test("a link, a folder or a huge file in place of a learner's file is an error row, and nothing runs", async () => {
     const cls = classCopy(["ada"]);
-    const secret = join(tmpdir(), `lab-grade-secret-${process.pid}.txt`);
+    const secret = join(tempDir("secret"), "secret.txt");
     writeFileSync(secret, "the instructor's secret\n");
     rmSync(join(cls, "ada/01-adder.ts"));
     symlinkSync(secret, join(cls, "ada/01-adder.ts"));

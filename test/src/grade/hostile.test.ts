@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { RUN_MESSAGES } from "../../../checker/run/result.js";
 import { GRADE_REASONS } from "../../../src/grade/messages.js";
-import { classCopy, FIXTURE, GOOD_LEARNERS, GOOD_TABLE, gradeChild, hashTree, HOSTILE_LEARNERS, PATHS, tableRows, type ChildRun } from "./support.js";
+import { classCopy, FIXTURE, GOOD_LEARNERS, GOOD_TABLE, gradeChild, hashTree, HOSTILE_LEARNERS, PATHS, tableRows, tempDir, type ChildRun } from "./support.js";
 
 /** A fake key in the grading process's environment: it must reach no learner code and no output. */
 const KEY = "sk-ant-api03-FAKE-lab-grade-test-key-7f3a9c";
@@ -46,7 +46,7 @@ const hostileChildren = () => execFileSync("ps", ["-eo", "args"], { encoding: "u
 
 beforeAll(async () => {
   dir = classCopy([...GOOD_LEARNERS, ...HOSTILE_LEARNERS]);
-  cwd = mkdtempSync(join(tmpdir(), "lab-grade-cwd-"));
+  cwd = tempDir("cwd");
   // The key also sits in a file beside the grader, where 12-reads-secrets looks first.
   writeFileSync(join(cwd, ".env"), `ANTHROPIC_API_KEY=${KEY}\n`);
   before = { class: hashTree(dir), exercises: hashTree(PATHS.exercises), fixture: hashTree(FIXTURE) };

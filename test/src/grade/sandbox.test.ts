@@ -1,9 +1,9 @@
-import { mkdtempSync, realpathSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { MEMORY_LIMIT_ENV } from "../../../checker/run/worker-guard.js";
 import { permissionFlag, workerSandbox } from "../../../src/grade/sandbox.js";
+import { tempDir } from "./support.js";
 
 test("the permission flag of the Node that runs: --permission where it exists, else the experimental one", () => {
   expect(permissionFlag(new Set(["--permission"]))).toBe("--permission");
@@ -11,8 +11,8 @@ test("the permission flag of the Node that runs: --permission where it exists, e
 });
 
 test("workers may read only the given folders (as spelled and as real paths), write nowhere, start no process", () => {
-  const real = mkdtempSync(join(tmpdir(), "lab-grade-sandbox-"));
-  const link = join(mkdtempSync(join(tmpdir(), "lab-grade-link-")), "lab");
+  const real = tempDir("sandbox");
+  const link = join(tempDir("link"), "lab");
   symlinkSync(real, link);
   const { execArgv } = workerSandbox([link], 768);
   expect(execArgv).toEqual([

@@ -1,12 +1,12 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parseRecord } from "../../../src/grade/record.js";
 import { latestByKey, readRecords, ResultsStore } from "../../../src/grade/store.js";
 import { record } from "./records.js";
+import { tempDir } from "./support.js";
 
-const store = () => new ResultsStore(join(mkdtempSync(join(tmpdir(), "lab-grade-store-")), ".lab-grade"));
+const store = () => new ResultsStore(join(tempDir("store"), ".lab-grade"));
 
 describe("results.jsonl", () => {
   test("each append is one whole line, readable at once", () => {
