@@ -1,0 +1,68 @@
+import type { Key } from "ink";
+import type { ScreenState } from "../screen/screen-state.js";
+import { interviewDone, type DrillState, type PeekKind } from "./drill-state.js";
+
+/** What a key press asks for during a drill; the controller carries it out. */
+export type DrillCommand =
+  | { kind: "quit" }
+  | { kind: "rerun" }
+  /** Open a hint, the lesson, a reference tier or the solution (locked ones ask first). */
+  | { kind: "open"; what: PeekKind }
+  | { kind: "confirm" }
+  | { kind: "cancel" }
+  | { kind: "close-pane" }
+  | { kind: "scroll"; by: number }
+  | { kind: "type"; answer: string }
+  /** Submit the answer, as it stands after this key. */
+  | { kind: "submit"; answer: string }
+  | { kind: "mark"; right: boolean };
+
+const OPEN_KEYS: Record<string, PeekKind> = { h: "hint", l: "lesson", s: "solution" };
+
+/**
+ * While an answer is being typed every printable key is text; only enter, backspace and
+ * Ctrl-C act. Keys that arrive together in one chunk (a paste, a fast typist over ssh) are
+ * read one character at a time, so "word⌫⏎" edits and then submits.
+ */
+function typingCommand(input: string, key: Partial<Key>, answer: string): DrillCommand | null {
+  if (key.return) return { kind: "submit", answer };
+  if (key.backspace || key.delete) return { kind: "type", answer: [...answer].slice(0, -1).join("") };
+  if (key.ctrl || key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return null;
+  if (key.pageUp || key.pageDown || input === "") return null;
+  let text = answer;
+  for (const c of input) {
+    if (c === "\r" || c === "\n") return { kind: "submit", answer: text };
+    if (c === "\x7f" || c === "\b") text = [...text].slice(0, -1).join("");
+    else if (c >= " ") text += c;
+    else if (c === "\t") text += " ";
+  }
+  return { kind: "type", answer: text };
+}
+
+/** Maps a key to a command given both states; null for keys that do nothing now. */
+export function drillCommandForKey(input: string, key: Partial<Key>, drill: DrillState, screen: ScreenState): DrillCommand | null {
+  if (key.ctrl && input === "c") return { kind: "quit" };
+  const interview = drill.interview;
+  if (interview && !interviewDone(drill)) {
+    if (interview.stage === "typing") return typingCommand(input, key, interview.answer);
+    if (input === "y") return { kind: "mark", right: true };
+    if (input === "n") return { kind: "mark", right: false };
+    return input === "q" ? { kind: "quit" } : null;
+  }
+  if (drill.confirm !== null) return input === "y" ? { kind: "confirm" } : { kind: "cancel" };
+  if (input === "q") return { kind: "quit" };
+  const pane = screen.pane;
+  if (pane) {
+    if (key.escape) return { kind: "close-pane" };
+    if (key.upArrow || input === "k") return { kind: "scroll", by: -1 };
+    if (key.downArrow || input === "j") return { kind: "scroll", by: 1 };
+    if (key.pageUp || input === "b") return { kind: "scroll", by: -pane.height };
+    if (key.pageDown || input === " ") return { kind: "scroll", by: pane.height };
+  }
+  if (input === "r") return { kind: "rerun" };
+  const what = OPEN_KEYS[input];
+  if (what) return { kind: "open", what };
+  const tier = Number(input);
+  if (/^[123]$/.test(input) && screen.exercise.tiers.includes(tier)) return { kind: "open", what: `tier ${tier}` };
+  return null;
+}

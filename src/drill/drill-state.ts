@@ -1,0 +1,155 @@
+/**
+ * A drill's own state beside the live screen's: the clock, the runs it counts, what was
+ * peeked at, and the interview. A pure reducer; every time in it comes from an injected clock
+ * through the actions, so tests drive it without waiting.
+ */
+import type { Question } from "../../checker/run/exercises.js";
+
+/** What can be opened during a drill: "hint", "lesson", "tier 1"…"tier 3", "solution". */
+export type PeekKind = string;
+
+export interface InterviewState {
+  questions: Question[];
+  /** The question being asked; equal to questions.length once all are marked. */
+  index: number;
+  answer: string;
+  stage: "typing" | "judging";
+  /** true for each answer the learner marked right. */
+  marks: boolean[];
+}
+
+export interface DrillState {
+  exercise: { number: number; title: string };
+  attempt: number;
+  file: string;
+  /** When the first save was seen (ms on the injected clock); null until then. */
+  startedAt: number | null;
+  /** When the first all-green run after the first save finished. */
+  stoppedAt: number | null;
+  /** Runs started after the first save; one the learner's save did not cause is not theirs. */
+  runs: number;
+  /** The run in flight started with the clock running. */
+  runTimed: boolean;
+  peeked: boolean;
+  /** What was opened before green, in order. */
+  peeks: PeekKind[];
+  /** A locked thing the learner asked for, waiting for y. */
+  confirm: PeekKind | null;
+  /** Lines of code of the green version, once measured. */
+  lines: number | null;
+  /** Asked after green, when the drill runs in interview mode. */
+  interview: InterviewState | null;
+  questions: Question[] | null;
+  /** The screen is closing: only the finished runs stay, the report follows as plain lines. */
+  closed: boolean;
+}
+
+export type DrillAction =
+  | { type: "saved"; at: number }
+  | { type: "run-started"; at: number }
+  | { type: "run-finished"; at: number; passed: boolean }
+  | { type: "measured"; lines: number }
+  | { type: "peek-asked"; what: PeekKind }
+  | { type: "peek-cancelled" }
+  | { type: "peeked"; what: PeekKind }
+  | { type: "answer-typed"; answer: string }
+  | { type: "answer-submitted" }
+  | { type: "answer-marked"; right: boolean }
+  | { type: "closed" };
+
+export function initialDrillState(init: {
+  exercise: { number: number; title: string };
+  attempt: number;
+  file: string;
+  /** --peek: everything is open from the start, and the attempt is peeked. */
+  peek?: boolean;
+  /** Interview mode: these questions follow green. */
+  questions?: Question[] | null;
+}): DrillState {
+  return {
+    exercise: init.exercise,
+    attempt: init.attempt,
+    file: init.file,
+    startedAt: null,
+    stoppedAt: null,
+    runs: 0,
+    runTimed: false,
+    peeked: init.peek ?? false,
+    peeks: init.peek ? ["--peek"] : [],
+    confirm: null,
+    lines: null,
+    interview: null,
+    questions: init.questions && init.questions.length > 0 ? init.questions : null,
+    closed: false,
+  };
+}
+
+export const isGreen = (state: DrillState) => state.stoppedAt !== null;
+
+/** The clock is running: saved, not green yet. */
+export const isTiming = (state: DrillState) => state.startedAt !== null && state.stoppedAt === null;
+
+/** Locked things need a confirmation: before green, until the attempt has peeked once. */
+export const isLocked = (state: DrillState) => !state.peeked && !isGreen(state);
+
+/** Milliseconds on the drill's clock at `now`. */
+export const elapsedMs = (state: DrillState, now: number) =>
+  state.startedAt === null ? 0 : Math.max(0, (state.stoppedAt ?? now) - state.startedAt);
+
+export const interviewDone = (state: DrillState) => state.interview !== null && state.interview.index >= state.interview.questions.length;
+
+/** The interview's score so far: answers marked right, of those marked. */
+export const interviewScore = (state: DrillState) =>
+  state.interview ? { right: state.interview.marks.filter(Boolean).length, asked: state.interview.marks.length } : null;
+
+function interviewReducer(interview: InterviewState, action: DrillAction): InterviewState {
+  if (interview.index >= interview.questions.length) return interview;
+  switch (action.type) {
+    case "answer-typed":
+      return interview.stage === "typing" ? { ...interview, answer: action.answer } : interview;
+    case "answer-submitted":
+      return interview.stage === "typing" && interview.answer.trim() !== "" ? { ...interview, stage: "judging" } : interview;
+    case "answer-marked":
+      return interview.stage === "judging"
+        ? { ...interview, index: interview.index + 1, answer: "", stage: "typing", marks: [...interview.marks, action.right] }
+        : interview;
+    default:
+      return interview;
+  }
+}
+
+export function drillReducer(state: DrillState, action: DrillAction): DrillState {
+  switch (action.type) {
+    case "saved":
+      return state.startedAt === null ? { ...state, startedAt: action.at } : state;
+    case "run-started": {
+      const timed = isTiming(state);
+      return { ...state, runTimed: timed, runs: timed ? state.runs + 1 : state.runs };
+    }
+    case "run-finished": {
+      if (!action.passed || !state.runTimed || isGreen(state)) return { ...state, runTimed: false };
+      const interview: InterviewState | null = state.questions
+        ? { questions: state.questions, index: 0, answer: "", stage: "typing", marks: [] }
+        : null;
+      return { ...state, stoppedAt: action.at, runTimed: false, confirm: null, interview };
+    }
+    case "measured":
+      return { ...state, lines: action.lines };
+    case "peek-asked":
+      return { ...state, confirm: action.what };
+    case "peek-cancelled":
+      return state.confirm === null ? state : { ...state, confirm: null };
+    case "peeked":
+      if (isGreen(state)) return { ...state, confirm: null };
+      return { ...state, confirm: null, peeked: true, peeks: [...state.peeks, action.what] };
+    case "closed":
+      return state.closed ? state : { ...state, closed: true };
+    case "answer-typed":
+    case "answer-submitted":
+    case "answer-marked": {
+      if (!state.interview) return state;
+      const interview = interviewReducer(state.interview, action);
+      return interview === state.interview ? state : { ...state, interview };
+    }
+  }
+}

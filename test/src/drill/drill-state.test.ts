@@ -1,0 +1,118 @@
+import { describe, expect, test } from "vitest";
+import {
+  drillReducer,
+  elapsedMs,
+  initialDrillState,
+  interviewDone,
+  interviewScore,
+  isGreen,
+  isLocked,
+  isTiming,
+  type DrillAction,
+  type DrillState,
+} from "../../../src/drill/drill-state.js";
+
+const QUESTIONS = [
+  { q: "Why one message?", a: "Batching." },
+  { q: "Why the whole content?", a: "Ids." },
+  { q: "Why throw on max_tokens?", a: "Truncation." },
+];
+const fresh = (over: Parameters<typeof initialDrillState>[0] extends infer I ? Partial<I> : never = {}) =>
+  initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 3, file: "/ws/drills/01-tool-loop.3.ts", ...over });
+const after = (state: DrillState, ...actions: DrillAction[]) => actions.reduce(drillReducer, state);
+const run = (startedAt: number, finishedAt: number, passed: boolean): DrillAction[] => [
+  { type: "run-started", at: startedAt },
+  { type: "run-finished", at: finishedAt, passed },
+];
+
+describe("the clock", () => {
+  test("does not start at launch: the first run, before any save, leaves it at zero and counts for nothing", () => {
+    const state = after(fresh(), ...run(0, 900, false));
+    expect(state.startedAt).toBeNull();
+    expect(state.runs).toBe(0);
+    expect(elapsedMs(state, 60_000)).toBe(0);
+    expect(isTiming(state)).toBe(false);
+  });
+
+  test("starts at the first save; later saves do not move it", () => {
+    const state = after(fresh(), ...run(0, 900, false), { type: "saved", at: 5_000 }, { type: "saved", at: 9_000 });
+    expect(state.startedAt).toBe(5_000);
+    expect(isTiming(state)).toBe(true);
+    expect(elapsedMs(state, 12_500)).toBe(7_500);
+  });
+
+  test("stops at the first run where every test passes; failing runs before it count, later runs do not move it", () => {
+    let state = after(fresh(), { type: "saved", at: 1_000 }, ...run(1_050, 1_900, false), { type: "saved", at: 30_000 }, ...run(30_050, 30_700, true));
+    expect(isGreen(state)).toBe(true);
+    expect(state.stoppedAt).toBe(30_700);
+    expect(state.runs).toBe(2);
+    expect(elapsedMs(state, 999_999)).toBe(29_700);
+    state = after(state, { type: "saved", at: 40_000 }, ...run(40_050, 40_500, false), ...run(41_000, 41_400, true));
+    expect(state.stoppedAt).toBe(30_700);
+    expect(state.runs).toBe(2);
+  });
+
+  test("a green run that started before the first save does not stop it", () => {
+    const state = after(fresh(), { type: "run-started", at: 0 }, { type: "saved", at: 100 }, { type: "run-finished", at: 500, passed: true });
+    expect(isGreen(state)).toBe(false);
+    expect(isTiming(state)).toBe(true);
+  });
+});
+
+describe("peeking", () => {
+  test("locked things ask first; going back changes nothing; opening one marks the attempt and unlocks the rest", () => {
+    let state = fresh();
+    expect(isLocked(state)).toBe(true);
+    state = after(state, { type: "peek-asked", what: "tier 1" });
+    expect(state.confirm).toBe("tier 1");
+    state = after(state, { type: "peek-cancelled" });
+    expect(state).toEqual(fresh());
+    state = after(state, { type: "peek-asked", what: "hint" }, { type: "peeked", what: "hint" }, { type: "peeked", what: "lesson" });
+    expect(state.peeked).toBe(true);
+    expect(state.peeks).toEqual(["hint", "lesson"]);
+    expect(state.confirm).toBeNull();
+    expect(isLocked(state)).toBe(false);
+  });
+
+  test("--peek: peeked and unlocked from the start", () => {
+    const state = fresh({ peek: true });
+    expect(state.peeked).toBe(true);
+    expect(state.peeks).toEqual(["--peek"]);
+    expect(isLocked(state)).toBe(false);
+  });
+
+  test("after green nothing is locked, and looking is no longer peeking", () => {
+    const state = after(fresh(), { type: "saved", at: 0 }, ...run(10, 20, true), { type: "peeked", what: "solution" });
+    expect(isLocked(state)).toBe(false);
+    expect(state.peeked).toBe(false);
+    expect(state.peeks).toEqual([]);
+  });
+});
+
+describe("the interview", () => {
+  const green = (questions = QUESTIONS) => after(fresh({ questions }), { type: "saved", at: 0 }, ...run(10, 20, true));
+
+  test("starts at green only in interview mode", () => {
+    expect(green().interview?.index).toBe(0);
+    expect(after(fresh(), { type: "saved", at: 0 }, ...run(10, 20, true)).interview).toBeNull();
+    expect(fresh({ questions: QUESTIONS }).interview).toBeNull();
+  });
+
+  test("the model answer comes only after the learner's own; each mark moves to the next question", () => {
+    let state = after(green(), { type: "answer-submitted" });
+    expect(state.interview?.stage).toBe("typing"); // an empty answer cannot be submitted
+    state = after(state, { type: "answer-marked", right: true });
+    expect(state.interview?.marks).toEqual([]); // nothing to mark before an answer
+    state = after(state, { type: "answer-typed", answer: "it teaches batching" }, { type: "answer-submitted" });
+    expect(state.interview?.stage).toBe("judging");
+    state = after(state, { type: "answer-typed", answer: "changed my mind" });
+    expect(state.interview?.answer).toBe("it teaches batching");
+    state = after(state, { type: "answer-marked", right: true });
+    expect(state.interview).toMatchObject({ index: 1, answer: "", stage: "typing", marks: [true] });
+    state = after(state, { type: "answer-typed", answer: "ids" }, { type: "answer-submitted" }, { type: "answer-marked", right: false });
+    state = after(state, { type: "answer-typed", answer: "truncation" }, { type: "answer-submitted" }, { type: "answer-marked", right: true });
+    expect(interviewDone(state)).toBe(true);
+    expect(interviewScore(state)).toEqual({ right: 2, asked: 3 });
+    expect(after(state, { type: "answer-marked", right: true })).toBe(state);
+  });
+});
