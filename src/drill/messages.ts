@@ -80,7 +80,7 @@ export function peekName(what: string): string {
 }
 
 export const DRILL_KEYS = {
-  locked: "h l 1 2 3 s locked (opening one marks the attempt peeked)",
+  locked: (tiers: number[]) => `h l ${[...tiers].sort().map((t) => `${t} `).join("")}s locked (opening one marks the attempt peeked)`,
   peekKeys: (tiers: number[]) => `h hint · l lesson${tiers.length > 0 ? ` · ${[...tiers].sort().join(" ")} reference` : ""} · s solution`,
   rerun: "r rerun",
   giveUp: "q give up (recorded)",

@@ -3,7 +3,8 @@ import { formatSeconds } from "../progress/drills.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { runSummary, type ScreenState } from "./screen-state.js";
 
-function statusLine(state: ScreenState): { text: string; color?: string } {
+/** Where the run stands, in a few words and a colour; the drill's header says the same. */
+export function statusLine(state: ScreenState): { text: string; color?: string } {
   if (state.phase === "waiting") return { text: M.waiting };
   if (state.phase === "running") return { text: state.queued ? M.queued : M.running, color: "yellow" };
   if (!state.last) return { text: "" };

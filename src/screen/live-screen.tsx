@@ -21,7 +21,8 @@ function KeyInput({ store, onCommand }: Pick<LiveScreenProps, "store" | "onComma
   return null;
 }
 
-function useTicker(tickMs: number): void {
+/** Redraws every `tickMs` while it is above 0; the drill's clock ticks with it too. */
+export function useTicker(tickMs: number): void {
   const [, setTick] = useState(0);
   useEffect(() => {
     if (tickMs <= 0) return;

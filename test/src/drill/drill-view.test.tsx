@@ -1,0 +1,78 @@
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, expect, test } from "vitest";
+import { drillReducer, initialDrillState, type DrillAction } from "../../../src/drill/drill-state.js";
+import { DrillView } from "../../../src/drill/drill-view.js";
+import { screenReducer, type ScreenAction } from "../../../src/screen/screen-state.js";
+import { failed, fresh, NAMES, passed, result } from "../screen/fixtures.js";
+
+afterEach(() => cleanup());
+
+const targets = { seconds: 600, lines: 25 };
+const drillAfter = (...actions: DrillAction[]) =>
+  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts" }));
+const screenAfter = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fresh({ file: "/ws/drills/01-tool-loop.2.ts" }));
+const started: ScreenAction = { type: "run-started", exercise: "01-tool-loop", file: "/ws/drills/01-tool-loop.2.ts" };
+const frame = (screen: ReturnType<typeof screenAfter>, drill: ReturnType<typeof drillAfter>, nowMs: number) =>
+  render(<DrillView screen={screen} drill={drill} nowMs={nowMs} interactive previous={[{ exercise: 1, seconds: 200, passed: true }]} targets={targets} />).lastFrame()!;
+
+test("before the first save: the clock at zero, waiting; the first failure explained; the locked keys", () => {
+  const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!), failed(NAMES[1]!)]) });
+  expect(frame(screen, drillAfter(), 90_000)).toMatchInlineSnapshot(`
+    "run 1 · 0 of 2 passed · 84 ms
+    Drill 2 · exercise 1 · The tool-calling loop                                 target 10:00 · 25 lines
+    /ws/drills/01-tool-loop.2.ts
+
+      █▀█ ▄ █▀█ █▀█
+      █ █ ▄ █ █ █ █
+      ▀▀▀   ▀▀▀ ▀▀▀
+
+    The clock starts at your first save.
+
+      ✘ adds two numbers (off-by-one bug)
+      ✘ asks the model to echo the sum (no-echo bug)
+
+    First failure: adds two numbers (off-by-one bug)
+      expected 6 to be 5
+      expected: 5
+      received: 6
+      Why it matters: Adds one too many, so every sum is wrong.
+
+    h l 1 3 s locked (opening one marks the attempt peeked) · r rerun · q quit"
+  `);
+});
+
+test("timing: the clock runs from the first save; green stops it and shows how the attempt compares", () => {
+  const drill = drillAfter({ type: "saved", at: 10_000 });
+  const running = screenAfter(started);
+  expect(frame(running, drill, 95_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
+  expect(frame(running, drill, 95_000)).toContain("q give up (recorded)");
+  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050 }, { type: "run-finished", at: 250_000, passed: true }, { type: "measured", lines: 23 });
+  const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
+  expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
+    "run 1 · all 2 passed · 84 ms
+    Drill 2 · exercise 1 · The tool-calling loop                                 target 10:00 · 25 lines
+    /ws/drills/01-tool-loop.2.ts
+
+      █ █ ▄ █▀█ █▀█
+      ▀▀█ ▄ █ █ █ █
+        ▀   ▀▀▀ ▀▀▀
+
+    Run 1: all 2 passed
+
+      ✔ adds two numbers (off-by-one bug) 3 ms
+      ✔ asks the model to echo the sum (no-echo bug) 3 ms
+
+    ✔ Green in 4:00 · 23 lines · 1 run · no peeking
+      Lines count code only: no blank lines, comments, imports or type declarations.
+      Target: 10:00 met with 6:00 to spare; 25 lines met with 2 lines to spare.
+      Personal best 3:20: this one was 0:40 slower.
+      Last 1: 3:20 — 0:40 slower than their green average, 3:20.
+
+    h hint · l lesson · 1 3 reference · s solution · r rerun · q quit"
+  `);
+});
+
+test("closing: only the finished runs stay, for the report printed after", () => {
+  const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!)]) });
+  expect(frame(screen, drillAfter({ type: "closed" }), 0).trimEnd()).toBe("run 1 · 0 of 1 passed · 84 ms");
+});
