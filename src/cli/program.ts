@@ -15,6 +15,7 @@ Examples:
   $ lab show 1 --tier 1             exercise 1's pseudocode reference
   $ lab reset 1                     put exercise 1's stub back (your version is backed up)
   $ lab solution 1                  the reference solution, once exercise 1 has passed
+  $ lab drill 1 --interview         rewrite exercise 1 from memory against the clock, then three "why" questions
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
   $ lab grade ./class               grade every learner's files in ./class, one isolated run each
 `;
@@ -115,6 +116,30 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .action(async (key: string, opts: { force?: boolean }) => {
       const { solutionCommand } = await import("../commands/solution.js");
       outcome.code = await solutionCommand(key, opts, io);
+    });
+
+  program
+    .command("drill [exercise]")
+    .description("rewrite an exercise from memory against the clock, in a fresh file (default: exercise 1)")
+    .option("--history [exercise]", "print your past drills with a trend, for one exercise or all")
+    .option("--interview", "after green, answer three \"why\" questions and mark your answers")
+    .option("--peek", "open the lesson, hints, references and solution freely (the attempt is marked as peeked)")
+    .option("--poll", "poll the file for changes (for folders where saves are not noticed)")
+    .addHelpText(
+      "after",
+      `
+The clock starts at your first save and stops at the first run where every hidden test
+passes; quitting before that records an abandoned attempt. Attempts are kept in
+<workspace>/.lab/drills.jsonl. Without a terminal nothing is timed: the tests run once on
+your latest drill file; exit code 0 when all pass, 1 when any fails, 130 when interrupted.
+
+Example:
+  $ lab drill 1 --interview
+`,
+    )
+    .action(async (key: string | undefined, opts: { history?: boolean | string; interview?: boolean; peek?: boolean; poll?: boolean }) => {
+      const { drillCommand } = await import("../commands/drill.js");
+      outcome.code = await drillCommand(key, opts, io);
     });
 
   program

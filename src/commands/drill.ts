@@ -1,0 +1,56 @@
+import { UserError } from "../cli/errors.js";
+import { isInteractive, type Io } from "../cli/io.js";
+import { WorkspaceWriteError } from "../progress/workspace-files.js";
+import { exerciseOrFail, loadContext, type LabContext } from "./context.js";
+
+export interface DrillFlags {
+  /** `--history` alone (true) or `--history N`. */
+  history?: boolean | string;
+  interview?: boolean;
+  peek?: boolean;
+  poll?: boolean;
+}
+
+/**
+ * `lab drill [N]`: a timed rewrite of exercise N (default 1) from memory on the live screen;
+ * `--history [N]` prints past attempts instead. Without a terminal: one untimed run of the
+ * latest drill file (see src/drill/plain-drill.ts for the exit codes).
+ */
+export async function drillCommand(key: string | undefined, opts: DrillFlags, io: Io, paths?: LabContext["paths"]): Promise<number> {
+  const ctx = await loadContext(io, paths);
+  const { config, workspaceDir } = ctx.config;
+  if (opts.history !== undefined && opts.history !== false) {
+    const wanted = key ?? (typeof opts.history === "string" ? opts.history : undefined);
+    const { showHistory } = await import("../drill/show-history.js");
+    const only = wanted === undefined ? null : exerciseOrFail(ctx, wanted);
+    return showHistory({ io, workspaceDir, exercises: ctx.exercises, only, targetSeconds: config.drill.targetSeconds });
+  }
+  const exercise = exerciseOrFail(ctx, key ?? "1");
+  try {
+    if (!isInteractive(io)) {
+      const { plainDrill } = await import("../drill/plain-drill.js");
+      return await plainDrill({ io, exercise, workspaceDir, timeoutSeconds: config.timeoutSeconds, interview: opts.interview ?? false });
+    }
+    const { importScreen } = await import("../screen/import-screen.js");
+    const { runDrill } = await importScreen(() => import("../drill/run-drill.js"));
+    const { Runner } = await import("../../checker/run/runner.js");
+    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds });
+    try {
+      return await runDrill({
+        io,
+        exercise,
+        workspaceDir,
+        runner,
+        poll: opts.poll ?? config.poll,
+        peek: opts.peek ?? false,
+        interview: opts.interview ?? false,
+        targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines },
+      });
+    } finally {
+      await runner.close();
+    }
+  } catch (err) {
+    if (err instanceof WorkspaceWriteError) throw new UserError(err.message);
+    throw err;
+  }
+}
