@@ -22,6 +22,8 @@ export interface Watchdog {
   started(files: string[], kill: () => void): void;
   /** The worker is gone or done with these files. */
   finished(files: string[]): void;
+  /** The worker died while running these files, before it reported them finished. */
+  died(files: string[], how: { code: number | null; signal: NodeJS.Signals | null }): void;
 }
 
 interface SpawnSpec {
@@ -125,6 +127,8 @@ class LabForkWorker implements PoolWorker {
   readonly cacheFs: boolean;
   private child: ChildProcess | undefined;
   private running: string[] = [];
+  /** The worker reported its files finished, so its exit from now on is no crash. */
+  private reported = false;
   /** Requests ("start", "stop") sent to the worker that it has not answered yet. */
   private readonly unanswered = new Set<"start" | "stop">();
   private readonly spec: SpawnSpec;
@@ -164,6 +168,7 @@ class LabForkWorker implements PoolWorker {
     }
     if (message.type === "run" || message.type === "collect") {
       this.running = message.context.files.map((f) => f.filepath);
+      this.reported = false;
       const child = this.process;
       this.watchdog.started(this.running, () => killTree(child));
     }
@@ -172,7 +177,10 @@ class LabForkWorker implements PoolWorker {
 
   deserialize(data: unknown): unknown {
     const message = data as { __vitest_worker_response__?: boolean; type?: string };
-    if (message?.__vitest_worker_response__ && message.type === "testfileFinished") this.watchdog.finished(this.running);
+    if (message?.__vitest_worker_response__ && message.type === "testfileFinished") {
+      this.reported = true;
+      this.watchdog.finished(this.running);
+    }
     return data;
   }
 
@@ -181,7 +189,8 @@ class LabForkWorker implements PoolWorker {
     const logger = this.options.project.vitest.logger;
     child.stdout?.pipe(logger.outputStream, { end: false });
     child.stderr?.pipe(logger.errorStream, { end: false });
-    child.once("exit", () => {
+    child.once("exit", (code, signal) => {
+      if (this.running.length > 0 && !this.reported) this.watchdog.died(this.running, { code, signal });
       this.watchdog.finished(this.running);
       this.answerForDead(child);
     });

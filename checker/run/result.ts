@@ -60,6 +60,7 @@ export const RUN_MESSAGES = {
   syntax: (file: string, line: number, column: number, detail: string) => `Syntax error in ${file}:${line}:${column}: ${detail}`,
   importFailed: (detail: string) => `Your file threw while it was being loaded: ${detail}`,
   crashed: (detail: string) => `The test process crashed: ${detail}`,
+  died: (how: string) => `The test process ended before the tests finished (${how}).`,
   missingExport: (name: string) => `Your file does not export "${name}".`,
 } as const;
 

@@ -67,10 +67,21 @@ export interface Binding {
   tests: Map<string, TestOutcome>;
   timedOut: boolean;
   timer: NodeJS.Timeout | null;
+  /** How the worker running this file died, if it did before reporting the file finished. */
+  died: { code: number | null; signal: NodeJS.Signals | null } | null;
 }
 
 /** Per-test timeout: hidden tests never wait on real time, so a test that takes 2 s is hung. */
 const TEST_TIMEOUT_MS = 2_000;
+
+/** Whether an unhandled error belongs to `testFile`: tagged with its path, or the only file there is. */
+function tracedTo(error: unknown, testFile: string, batchSize: number): boolean {
+  const path = (error as { VITEST_TEST_PATH?: string } | null)?.VITEST_TEST_PATH;
+  if (path) return path === testFile;
+  // A pool-level error names no file; a dying worker is already traced through the watchdog.
+  if (/Worker exited unexpectedly|emitted error/.test(String((error as Error)?.message ?? error))) return false;
+  return batchSize === 1;
+}
 
 export class Runner {
   private queue: Promise<unknown> = Promise.resolve();
@@ -100,6 +111,12 @@ export class Runner {
             binding.timedOut = true;
             kill();
           }, timeoutSeconds * 1000);
+        }
+      },
+      died(files, how) {
+        for (const file of files) {
+          const binding = bindings.get(file);
+          if (binding) binding.died = how;
         }
       },
       finished(files) {
@@ -180,6 +197,7 @@ export class Runner {
         tests: new Map(),
         timedOut: false,
         timer: null,
+        died: null,
       };
     });
     const project = this.vitest.getRootProject();
@@ -194,10 +212,12 @@ export class Runner {
     try {
       const specs = batch.map((b) => project.createSpecification(b.testFile));
       const outcome = await this.vitest.rerunTestSpecifications(specs, false);
-      const unhandled = outcome.unhandledErrors.map(unhandledErrorOf);
       return batch.map((binding) => {
         const module = outcome.testModules.find((m: TestModule) => m.moduleId === binding.testFile);
-        const result = this.resultOf(binding, module, unhandled, performance.now() - started);
+        // An error counts against a file only when it can be traced to it: another learner's
+        // crash in the same batch must never fail this one's row.
+        const own = outcome.unhandledErrors.filter((e) => tracedTo(e, binding.testFile, batch.length)).map(unhandledErrorOf);
+        const result = this.resultOf(binding, module, own, performance.now() - started);
         binding.listener?.({ type: "run-finished", result });
         return result;
       });
@@ -221,7 +241,8 @@ export class Runner {
         }
       }
     } else {
-      error = fileErrorOf(binding, module) ?? unhandled[0] ?? null;
+      const died = binding.died && { kind: "crash" as const, message: RUN_MESSAGES.died(binding.died.signal ?? `exit code ${binding.died.code}`) };
+      error = fileErrorOf(binding, module) ?? died ?? unhandled[0] ?? null;
     }
     if (error) binding.listener?.({ type: "file-error", error });
     return summarise(binding.exercise.id, binding.implFile, tests, error, ms);

@@ -166,6 +166,18 @@ describe("events and batches", () => {
   });
 });
 
+describe("a crash in a batch", () => {
+  test("counts against the file whose worker died, never against the others in the batch", async () => {
+    const crasher = learnerFile("crash.ts", solution.replace("return a + b;", 'process.kill(process.pid, "SIGKILL");\n  return a + b;'));
+    const files = [adder.solution, crasher, adder.solution];
+    const results = await runner.runMany(files.map((implFile) => ({ exercise: adder, implFile })));
+    expect(results.map((r) => r.status)).toEqual(["passed", "failed", "passed"]);
+    expect(results[1]!.error).toEqual({ kind: "crash", message: "The test process ended before the tests finished (SIGKILL)." });
+    expect(results[0]!.error).toBeNull();
+    expect(results[2]!.error).toBeNull();
+  });
+});
+
 describe("abort", () => {
   test("abort() right after a run starts ends it at once and leaves no worker running learner code", async () => {
     const own = await Runner.create({ timeoutSeconds: 30 });
