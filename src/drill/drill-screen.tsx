@@ -26,6 +26,8 @@ export interface DrillScreenOptions {
   now: () => number;
   /** Lines of code in the drill file now; read once, at green. */
   measure: () => number;
+  /** The drill file's text now, read as each run starts; null when it cannot be read. */
+  version: () => string | null;
   previous: DrillRecord[];
   targets: DrillTargets;
   /** How often the running clock redraws; 0 turns the ticking off (tests). */
@@ -73,7 +75,7 @@ function paneOf(exercise: Exercise, what: PeekKind): { title: string; file: stri
  * it stops it.
  */
 export function drillScreen(options: DrillScreenOptions): Promise<void> {
-  const { io, exercise, session, screen, drill, now, measure } = options;
+  const { io, exercise, session, screen, drill, now, measure, version } = options;
   return new Promise((resolveDone) => {
     let finished = false;
     const notice = (text: string) => screen.dispatch({ type: "notice", text });
@@ -124,7 +126,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       if (event.type === "watcher-silent") notice(M.watcherSilent(n));
       else screen.dispatch(event);
       if (event.type === "save-seen") drill.dispatch({ type: "saved", at: now() });
-      if (event.type === "run-started") drill.dispatch({ type: "run-started", at: now() });
+      if (event.type === "run-started") drill.dispatch({ type: "run-started", at: now(), version: version() });
       if (event.type === "run-crashed") drill.dispatch({ type: "run-finished", at: now(), passed: false });
       if (event.type === "run-finished") {
         const wasGreen = isGreen(drill.getState());

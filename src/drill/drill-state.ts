@@ -22,12 +22,20 @@ export interface DrillState {
   exercise: { number: number; title: string };
   attempt: number;
   file: string;
-  /** When the first save was seen (ms on the injected clock); null until then. */
+  /**
+   * When the first save was seen (ms on the injected clock), or the first run of a file that
+   * is no longer the one the drill wrote, whichever came first; null until then.
+   */
   startedAt: number | null;
   /** When the first all-green run after the first save finished. */
   stoppedAt: number | null;
-  /** Runs started after the first save; one the learner's save did not cause is not theirs. */
+  /**
+   * Runs of a new version of the file once the clock runs. Running the same code again (r, or
+   * a second run the watcher fires for one save) is not another try, so it is not counted.
+   */
   runs: number;
+  /** The file as the last run found it; at first, as the drill wrote it. */
+  lastVersion: string | null;
   /** The run in flight started with the clock running. */
   runTimed: boolean;
   peeked: boolean;
@@ -46,7 +54,8 @@ export interface DrillState {
 
 export type DrillAction =
   | { type: "saved"; at: number }
-  | { type: "run-started"; at: number }
+  /** `version`: the file's text as the run starts (null when it cannot be read). */
+  | { type: "run-started"; at: number; version: string | null }
   | { type: "run-finished"; at: number; passed: boolean }
   | { type: "measured"; lines: number }
   | { type: "peek-asked"; what: PeekKind }
@@ -61,6 +70,8 @@ export function initialDrillState(init: {
   exercise: { number: number; title: string };
   attempt: number;
   file: string;
+  /** The drill file as written, before the learner's first save. */
+  given: string;
   /** --peek: everything is open from the start, and the attempt is peeked. */
   peek?: boolean;
   /** Interview mode: these questions follow green. */
@@ -73,6 +84,7 @@ export function initialDrillState(init: {
     startedAt: null,
     stoppedAt: null,
     runs: 0,
+    lastVersion: init.given,
     runTimed: false,
     peeked: init.peek ?? false,
     peeks: init.peek ? ["--peek"] : [],
@@ -123,8 +135,12 @@ export function drillReducer(state: DrillState, action: DrillAction): DrillState
     case "saved":
       return state.startedAt === null ? { ...state, startedAt: action.at } : state;
     case "run-started": {
-      const timed = isTiming(state);
-      return { ...state, runTimed: timed, runs: timed ? state.runs + 1 : state.runs };
+      // The watcher may report a save after the run it caused has started: a run of a file
+      // that changed is a save too.
+      const changed = action.version !== state.lastVersion;
+      const startedAt = state.startedAt ?? (changed ? action.at : null);
+      const timed = startedAt !== null && state.stoppedAt === null;
+      return { ...state, startedAt, runTimed: timed, runs: timed && changed ? state.runs + 1 : state.runs, lastVersion: action.version };
     }
     case "run-finished": {
       if (!action.passed || !state.runTimed || isGreen(state)) return { ...state, runTimed: false };

@@ -16,7 +16,7 @@ export interface DrillRecord {
   peeks?: string[];
   /** Lines of code, imports and type declarations not counted (see drill-lines.ts). */
   lines?: number;
-  /** Runs from the first save on. */
+  /** Runs of a new version of the file, from the first save on. */
   runs?: number;
   attempt?: number;
   /** When the attempt ended, ISO 8601. */

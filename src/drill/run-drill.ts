@@ -100,14 +100,15 @@ export async function runDrill(options: DrillOptions): Promise<number> {
 
   const screen = createScreenStore(initialScreenState({ exercise, file }));
   const drill = createDrillStore(
-    initialDrillState({ exercise, attempt, file, peek: options.peek, questions: options.interview ? exercise.questions : null }),
+    initialDrillState({ exercise, attempt, file, given, peek: options.peek, questions: options.interview ? exercise.questions : null }),
   );
   const startSession = options.startSession ?? ((f: string) => WatchSession.start({ runner: options.runner, exercise, file: f, poll: options.poll }));
   const session = await startSession(file);
   const measure = () => measureFile(file);
+  const version = () => readFileSafe(file);
   let quitAt = 0;
   try {
-    await drillScreen({ io, exercise, session, screen, drill, now, measure, previous, targets, tickMs: options.tickMs });
+    await drillScreen({ io, exercise, session, screen, drill, now, measure, version, previous, targets, tickMs: options.tickMs });
   } finally {
     quitAt = now();
     // Quitting must not wait for learner code that may never end.

@@ -5,9 +5,9 @@ import { screenReducer } from "../../../src/screen/screen-state.js";
 import { fresh as freshScreen } from "../screen/fixtures.js";
 
 const drill = (...actions: DrillAction[]) =>
-  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "T" }, attempt: 1, file: "/f.ts", questions: [{ q: "Why?", a: "Because." }] }));
+  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "T" }, attempt: 1, file: "/f.ts", given: "", questions: [{ q: "Why?", a: "Because." }] }));
 const screen = freshScreen(); // tiers 1 and 3
-const green: DrillAction[] = [{ type: "saved", at: 0 }, { type: "run-started", at: 1 }, { type: "run-finished", at: 2, passed: true }];
+const green: DrillAction[] = [{ type: "saved", at: 0 }, { type: "run-started", at: 1, version: "solved" }, { type: "run-finished", at: 2, passed: true }];
 
 test("q gives up, r reruns, h l s and the exercise's tiers ask to open; a tier it lacks does nothing", () => {
   expect(drillCommandForKey("q", {}, drill(), screen)).toEqual({ kind: "quit" });

@@ -12,22 +12,25 @@ import {
   type DrillState,
 } from "../../../src/drill/drill-state.js";
 
+/** The drill file as written; every other version is the learner's. */
+const GIVEN = "export function f() { throw }";
 const QUESTIONS = [
   { q: "Why one message?", a: "Batching." },
   { q: "Why the whole content?", a: "Ids." },
   { q: "Why throw on max_tokens?", a: "Truncation." },
 ];
 const fresh = (over: Parameters<typeof initialDrillState>[0] extends infer I ? Partial<I> : never = {}) =>
-  initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 3, file: "/ws/drills/01-tool-loop.3.ts", ...over });
+  initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 3, file: "/ws/drills/01-tool-loop.3.ts", given: GIVEN, ...over });
 const after = (state: DrillState, ...actions: DrillAction[]) => actions.reduce(drillReducer, state);
-const run = (startedAt: number, finishedAt: number, passed: boolean): DrillAction[] => [
-  { type: "run-started", at: startedAt },
+/** A run from start to finish, of `version` of the file (by default one written just before it). */
+const run = (startedAt: number, finishedAt: number, passed: boolean, version: string = `v${startedAt}`): DrillAction[] => [
+  { type: "run-started", at: startedAt, version },
   { type: "run-finished", at: finishedAt, passed },
 ];
 
 describe("the clock", () => {
   test("does not start at launch: the first run, before any save, leaves it at zero and counts for nothing", () => {
-    const state = after(fresh(), ...run(0, 900, false));
+    const state = after(fresh(), ...run(0, 900, false, GIVEN));
     expect(state.startedAt).toBeNull();
     expect(state.runs).toBe(0);
     expect(elapsedMs(state, 60_000)).toBe(0);
@@ -35,7 +38,7 @@ describe("the clock", () => {
   });
 
   test("starts at the first save; later saves do not move it", () => {
-    const state = after(fresh(), ...run(0, 900, false), { type: "saved", at: 5_000 }, { type: "saved", at: 9_000 });
+    const state = after(fresh(), ...run(0, 900, false, GIVEN), { type: "saved", at: 5_000 }, { type: "saved", at: 9_000 });
     expect(state.startedAt).toBe(5_000);
     expect(isTiming(state)).toBe(true);
     expect(elapsedMs(state, 12_500)).toBe(7_500);
@@ -53,9 +56,29 @@ describe("the clock", () => {
   });
 
   test("a green run that started before the first save does not stop it", () => {
-    const state = after(fresh(), { type: "run-started", at: 0 }, { type: "saved", at: 100 }, { type: "run-finished", at: 500, passed: true });
+    const state = after(fresh(), { type: "run-started", at: 0, version: GIVEN }, { type: "saved", at: 100 }, { type: "run-finished", at: 500, passed: true });
     expect(isGreen(state)).toBe(false);
     expect(isTiming(state)).toBe(true);
+  });
+
+  test("a run of a changed file starts it even when the watcher reports the save later; the late report does not move it", () => {
+    const state = after(fresh(), ...run(0, 900, false, GIVEN), { type: "run-started", at: 1_000, version: "mine" }, { type: "saved", at: 1_200 });
+    expect(state.startedAt).toBe(1_000);
+    expect(state.runs).toBe(1);
+  });
+});
+
+describe("runs", () => {
+  test("count new versions of the file: running the same code again is no new try", () => {
+    const state = after(
+      fresh(),
+      { type: "saved", at: 0 },
+      ...run(10, 20, false, "A"),
+      ...run(30, 40, false, "A"), // the watcher's second run for one save, or r
+      ...run(50, 60, false, "B"),
+      ...run(70, 80, false, "A"),
+    );
+    expect(state.runs).toBe(3);
   });
 });
 

@@ -9,7 +9,7 @@ afterEach(() => cleanup());
 
 const targets = { seconds: 600, lines: 25 };
 const drillAfter = (...actions: DrillAction[]) =>
-  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts" }));
+  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "" }));
 const screenAfter = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fresh({ file: "/ws/drills/01-tool-loop.2.ts" }));
 const started: ScreenAction = { type: "run-started", exercise: "01-tool-loop", file: "/ws/drills/01-tool-loop.2.ts" };
 const frame = (screen: ReturnType<typeof screenAfter>, drill: ReturnType<typeof drillAfter>, nowMs: number) =>
@@ -46,7 +46,7 @@ test("timing: the clock runs from the first save; green stops it and shows how t
   const running = screenAfter(started);
   expect(frame(running, drill, 95_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
   expect(frame(running, drill, 95_000)).toContain("q give up (recorded)");
-  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050 }, { type: "run-finished", at: 250_000, passed: true }, { type: "measured", lines: 23 });
+  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050, version: "solved" }, { type: "run-finished", at: 250_000, passed: true }, { type: "measured", lines: 23 });
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
     "run 1 · all 2 passed · 84 ms

@@ -17,6 +17,8 @@ const AT = new Date("2026-03-01T10:00:00.000Z");
 const targets = { seconds: 600, lines: 25 };
 const red = result([passed("adds two numbers (off-by-one bug)"), failed("asks the model to echo the sum (no-echo bug)")]);
 const green = result([passed("adds two numbers (off-by-one bug)"), passed("asks the model to echo the sum (no-echo bug)")]);
+/** add() done, the rest still throwing: some rows stay red. */
+const halfway = solution.replace(/(export async function echoSum[^{]*\{)[\s\S]*$/, '$1\n  throw new Error("not yet");\n}\n');
 
 let workspace: string;
 beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-drill-"))));
@@ -72,9 +74,11 @@ test("the clock starts at the first save, not at launch, and stops at the first 
   d.clock.ms = 2_000;
   d.runs(red);
   d.clock.ms = 45_000; // a long think before the first save does not count
+  writeFileSync(d.file(), halfway);
   d.emit({ type: "save-seen" });
   d.clock.ms = 45_050;
   d.runs(red);
+  d.runs(red); // the same code again (r): not another try
   d.clock.ms = 125_000;
   d.emit({ type: "save-seen" });
   writeFileSync(d.file(), solution);
@@ -96,6 +100,7 @@ test("quitting before green records an abandoned attempt with its elapsed time",
   const d = setUp();
   await d.shows("q quit");
   d.clock.ms = 10_000;
+  writeFileSync(d.file(), halfway);
   d.emit({ type: "save-seen" });
   d.runs(red);
   await d.shows("q give up (recorded)");
@@ -223,4 +228,24 @@ test("without raw mode there are no keys and no raw-mode error; a signal still e
   expect(await d.exit).toBe(0);
   expect(process.listenerCount("SIGHUP")).toBe(before);
   expect(d.lines()).toEqual([expect.objectContaining({ passed: false, abandoned: true, seconds: 3 })]);
+});
+
+test("a save the watcher reports only after its run began still starts the clock, at that run; running the same code again is not another try", async () => {
+  const d = setUp();
+  await d.shows("q quit");
+  d.runs(red); // at launch, on the file as written
+  d.clock.ms = 7_000;
+  writeFileSync(d.file(), halfway);
+  d.runs(red); // the changed file is run before any save event arrives
+  d.clock.ms = 7_300;
+  d.emit({ type: "save-seen" }); // the watcher, late
+  d.runs(red); // the run that late report queued: the same code
+  d.clock.ms = 20_000;
+  writeFileSync(d.file(), solution);
+  d.emit({ type: "save-seen" });
+  d.runs(green);
+  await d.shows("Green in 0:13 · 20 lines · 2 runs · no peeking");
+  d.io.stdin.write("q");
+  await d.exit;
+  expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 13, runs: 2 })]);
 });
