@@ -9,7 +9,7 @@ import type { RunRequest } from "../../checker/run/runner.js";
 import type { Exercise } from "../../checker/run/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
 import { RunScheduler } from "./run-scheduler.js";
-import { SilenceCheck, statFile, type StatFile } from "./silence-check.js";
+import { SilenceCheck, statFile, type FileStamp, type StatFile } from "./silence-check.js";
 import { abortUntilSettled } from "./stop-runs.js";
 import { realTimers, type Timers } from "./timers.js";
 
@@ -59,6 +59,8 @@ export class WatchSession {
   private readonly scheduler: RunScheduler;
   private readonly silence: SilenceCheck | null;
   private watcher: FileWatch | null = null;
+  /** The file as the latest run (or the one in flight) started from: its bytes and its stamp. */
+  private lastRead: { bytes: Buffer; stamp: FileStamp } | null = null;
 
   private constructor(private readonly options: SessionOptions) {
     const timers = options.timers ?? realTimers;
@@ -114,8 +116,23 @@ export class WatchSession {
 
   private saved(): void {
     this.silence?.noticed();
+    if (this.alreadyRun()) return;
     this.emit({ type: "save-seen" });
     this.scheduler.saved();
+  }
+
+  /**
+   * An event for a write a run has already started from: nothing was written since (same time
+   * and size) and the bytes are the same. The watcher reports some writes twice, or late,
+   * after the session found the change itself; running them again only repeats that run.
+   * Saving identical text on purpose still reruns, since it moves the file's time.
+   */
+  private alreadyRun(): boolean {
+    const last = this.lastRead;
+    if (!last) return false;
+    const stamp = (this.options.stat ?? statFile)(this.options.file);
+    if (stamp === null || stamp.mtimeMs !== last.stamp.mtimeMs || stamp.size !== last.stamp.size) return false;
+    return sameBytes(last.bytes, readIfThere(this.options.file));
   }
 
   private missedSave(): void {
@@ -129,7 +146,9 @@ export class WatchSession {
     // What is on disk now is what this run tests, so a write that landed after the save's
     // event (cp truncates, then writes) is not one the watcher missed: no false "silent" alarm.
     this.silence?.noticed();
+    const stamp = (this.options.stat ?? statFile)(file);
     const before = readIfThere(file);
+    this.lastRead = before && stamp ? { bytes: before, stamp } : null;
     try {
       await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
       // The watcher drops a change that follows another within 50 ms; comparing what the file

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
@@ -6,7 +6,7 @@ import type { Exercise } from "../../../checker/run/exercises.js";
 import type { RunListener, RunResult } from "../../../checker/run/result.js";
 import type { FileWatchHandlers, WatchFile } from "../../../src/watch/file-watcher.js";
 import { SAVE_DEBOUNCE_MS } from "../../../src/watch/run-scheduler.js";
-import { SILENCE_CHECK_MS } from "../../../src/watch/silence-check.js";
+import { SILENCE_CHECK_MS, statFile } from "../../../src/watch/silence-check.js";
 import { WatchSession, type SessionEvent } from "../../../src/watch/watch-session.js";
 
 const exercise = { id: "01-adder", number: 1 } as Exercise;
@@ -52,7 +52,7 @@ function fakeWatch() {
   return { watchFile, save: () => handlers!.onSave(), handlers: () => handlers!, closed: () => closed };
 }
 
-async function started(options: { stat?: () => { mtimeMs: number; size: number } | null; file?: string } = {}) {
+async function started(options: { stat?: (file: string) => { mtimeMs: number; size: number } | null; file?: string } = {}) {
   const runner = fakeRunner();
   const watch = fakeWatch();
   const file = options.file ?? "f.ts";
@@ -213,5 +213,53 @@ test("a save the watcher never reported, made during a run, is run next all the 
   runner.finish();
   await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
   expect(runner.runs).toBe(2);
+  await session.close();
+});
+
+test("the watcher's late report of a change the session already ran is no second run; a save after it still runs", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "lab-session-")), "01-adder.ts");
+  writeFileSync(file, "export const v = 1;\n");
+  const { runner, watch, session, events } = await started({ file, stat: statFile });
+  session.rerun();
+  await vi.advanceTimersByTimeAsync(0);
+  writeFileSync(file, "export const v = 2;\n"); // saved as run 1 ends, before any event
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runner.runs).toBe(2); // the session saw the bytes move and ran them
+  watch.save(); // the watcher's event for that same save, late
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(2);
+  expect(events.filter((e) => e.type === "save-seen")).toEqual([]);
+  writeFileSync(file, "export const v = 2;\n");
+  utimesSync(file, new Date(), new Date(Date.now() + 5_000)); // a later write, past the clock's granularity
+  watch.save(); // saving the same text again on purpose reruns, as always
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(3);
+  runner.finish();
+  await session.close();
+});
+
+test("a write reported twice, during its run or after it, runs once; a new write runs", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "lab-session-")), "01-adder.ts");
+  writeFileSync(file, "export const v = 1;\n");
+  const { runner, watch, session } = await started({ file, stat: statFile });
+  watch.save();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS);
+  expect(runner.runs).toBe(1);
+  watch.save(); // the same write, reported twice
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(1);
+  watch.save(); // the same write reported once more, after its run: still nothing new
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(1);
+  writeFileSync(file, "export const v = 3;\n"); // same size, maybe the same time: the bytes differ
+  watch.save();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
+  expect(runner.runs).toBe(2);
+  runner.finish();
   await session.close();
 });
