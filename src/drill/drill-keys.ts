@@ -19,24 +19,34 @@ export type DrillCommand =
 
 const OPEN_KEYS: Record<string, PeekKind> = { h: "hint", l: "lesson", s: "solution" };
 
-/**
- * While an answer is being typed every printable key is text; only enter, backspace and
- * Ctrl-C act. Keys that arrive together in one chunk (a paste, a fast typist over ssh) are
- * read one character at a time, so "word⌫⏎" edits and then submits.
- */
+/** While an answer is being typed every printable key is text; only enter, backspace and Ctrl-C act. */
 function typingCommand(input: string, key: Partial<Key>, answer: string): DrillCommand | null {
   if (key.return) return { kind: "submit", answer };
   if (key.backspace || key.delete) return { kind: "type", answer: [...answer].slice(0, -1).join("") };
   if (key.ctrl || key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return null;
   if (key.pageUp || key.pageDown || input === "") return null;
-  let text = answer;
-  for (const c of input) {
-    if (c === "\r" || c === "\n") return { kind: "submit", answer: text };
-    if (c === "\x7f" || c === "\b") text = [...text].slice(0, -1).join("");
-    else if (c >= " ") text += c;
-    else if (c === "\t") text += " ";
-  }
-  return { kind: "type", answer: text };
+  return { kind: "type", answer: answer + input.replace(/[\r\n\t]+/g, " ") };
+}
+
+const SPECIAL: (keyof Key)[] = ["ctrl", "meta", "escape", "return", "backspace", "delete", "tab", "upArrow", "downArrow", "leftArrow", "rightArrow", "pageUp", "pageDown"];
+
+/**
+ * The keys in one chunk of input, one at a time. A terminal delivers keys pressed in quick
+ * succession (a fast typist, a loaded machine, ssh) as one chunk: "y" then the next answer's
+ * first letters must still be a mark and then text. An Enter at the chunk's end submits; a
+ * line break inside it (a paste) is a space, so pasted lines cannot mark anything.
+ */
+export function splitKeys(input: string, key: Partial<Key>): [string, Partial<Key>][] {
+  const chars = [...input];
+  if (chars.length <= 1 || SPECIAL.some((flag) => key[flag])) return [[input, key]];
+  const keys: [string, Partial<Key>][] = [];
+  chars.forEach((c, i) => {
+    if (c === "\r" || c === "\n") keys.push(i === chars.length - 1 ? ["", { return: true }] : [" ", {}]);
+    else if (c === "\u007F" || c === "\b") keys.push(["", { backspace: true }]);
+    else if (c === "\t") keys.push([" ", {}]);
+    else if (c >= " ") keys.push([c, {}]);
+  });
+  return keys;
 }
 
 /** Maps a key to a command given both states; null for keys that do nothing now. */

@@ -9,7 +9,7 @@ import type { ScreenStore } from "../screen/screen-store.js";
 import { TIER_NAMES } from "../screen/tier-names.js";
 import type { WatchSession } from "../watch/watch-session.js";
 import type { DrillTargets } from "./compare.js";
-import { drillCommandForKey, type DrillCommand } from "./drill-keys.js";
+import { drillCommandForKey, splitKeys, type DrillCommand } from "./drill-keys.js";
 import { isGreen, isLocked, isTiming, type PeekKind } from "./drill-state.js";
 import type { DrillStore } from "./drill-store.js";
 import { DrillView } from "./drill-view.js";
@@ -41,8 +41,11 @@ interface LiveProps extends Pick<DrillScreenOptions, "screen" | "drill" | "now" 
 
 function KeyInput({ screen, drill, onCommand }: Pick<LiveProps, "screen" | "drill" | "onCommand">) {
   useInput((input, key) => {
-    const command = drillCommandForKey(input, key, drill.getState(), screen.getState());
-    if (command) onCommand(command);
+    // Each key sees the state the one before it left.
+    for (const [one, flags] of splitKeys(input, key)) {
+      const command = drillCommandForKey(one, flags, drill.getState(), screen.getState());
+      if (command) onCommand(command);
+    }
   });
   return null;
 }

@@ -180,9 +180,8 @@ test("interview mode: after green, each question takes an answer, then shows the
   await d.shows("> batching q");
   d.io.stdin.write("\r");
   await d.shows("Model answer: The model copies what it sees.");
-  d.io.stdin.write("y");
+  d.io.stdin.write("yids\r"); // a mark and the next answer, arriving as one chunk
   await d.shows("Question 2 of 3: Why the whole content?");
-  d.io.stdin.write("ids\r");
   await d.shows("Model answer: The ids must match.");
   d.io.stdin.write("n");
   await d.shows("Question 3 of 3: Why throw?");
