@@ -4,12 +4,15 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { loadExercises, type Exercise } from "../../../checker/run/exercises.js";
 import type { RunResult } from "../../../checker/run/result.js";
-import { runDrill, type DrillSession } from "../../../src/drill/run-drill.js";
+import type { DrillSession } from "../../../src/drill/run-drill.js";
 import { drillsFile } from "../../../src/progress/drills.js";
+import { importScreen } from "../../../src/screen/import-screen.js";
 import type { SessionEvent, SessionListener } from "../../../src/watch/watch-session.js";
 import { failed, passed, result } from "../screen/fixtures.js";
 import { fakeIo, until } from "../screen/streams.js";
 
+// Loaded as `lab drill` loads it, so Ink draws live frames even where CI is set.
+const { runDrill } = await importScreen(() => import("../../../src/drill/run-drill.js"));
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 const fixture = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
 const solution = readFileSync(fixture.solution, "utf8");

@@ -4,13 +4,15 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/run/exercises.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
-import { runScreen } from "../../../src/screen/run-screen.js";
+import { importScreen } from "../../../src/screen/import-screen.js";
 import { initialScreenState } from "../../../src/screen/screen-state.js";
 import { createScreenStore } from "../../../src/screen/screen-store.js";
 import type { SessionListener } from "../../../src/watch/watch-session.js";
 import { passed, result } from "./fixtures.js";
 import { fakeIo, until } from "./streams.js";
 
+// Loaded as `lab start` loads it, so Ink draws live frames even where CI is set.
+const { runScreen } = await importScreen(() => import("../../../src/screen/run-screen.js"));
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 const exercise = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
 let workspace: string;
