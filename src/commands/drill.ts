@@ -34,7 +34,7 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
     const { importScreen } = await import("../screen/import-screen.js");
     const { runDrill } = await importScreen(() => import("../drill/run-drill.js"));
     const { Runner } = await import("../../checker/run/runner.js");
-    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds });
+    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds, warmSpares: true });
     try {
       return await runDrill({
         io,
