@@ -209,6 +209,7 @@ export class Runner {
       this.boundTo.set(binding.testFile, binding.implFile);
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
+    const exitCode = process.exitCode;
     try {
       const specs = batch.map((b) => project.createSpecification(b.testFile));
       const outcome = await this.vitest.rerunTestSpecifications(specs, false);
@@ -222,6 +223,9 @@ export class Runner {
         return result;
       });
     } finally {
+      // vitest marks its process failed when a test fails; here failing tests are the run's
+      // result, and the command that owns the runner decides its own exit code.
+      process.exitCode = exitCode;
       for (const binding of batch) {
         if (binding.timer) clearTimeout(binding.timer);
         this.bindings.delete(binding.testFile);

@@ -45,6 +45,12 @@ describe("binding one hidden test to different files", () => {
     ]);
   });
 
+  test("failing tests leave the exit code of the process that owns the runner as it was", async () => {
+    const before = process.exitCode;
+    expect((await runner.run({ exercise: adder, implFile: adder.stub })).status).toBe("failed");
+    expect(process.exitCode).toBe(before);
+  });
+
   test("a mutant fails the test that names its bug, with expected and received", async () => {
     const mutant = adder.mutants.find((m) => m.bug === "off-by-one")!;
     const result = await runner.run({ exercise: adder, implFile: mutant.file });
