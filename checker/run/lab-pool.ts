@@ -13,6 +13,9 @@ import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } fr
 
 export const POOL_NAME = "lab-forks";
 
+/** The error vitest's pool makes of a worker's exit. */
+const UNLISTENED_EXIT = "Worker exited unexpectedly";
+
 export const POOL_MESSAGES = {
   aborted: "The runner was stopped, so no new worker is started.",
 } as const;
@@ -150,11 +153,30 @@ class LabForkWorker implements PoolWorker {
   }
 
   on(event: string, callback: (arg: any) => void): void {
-    this.process.on(event, callback);
+    this.process.on(event, event === "exit" ? this.exitHandler(callback) : callback);
   }
 
   off(event: string, callback: (arg: any) => void): void {
-    this.process.off(event, callback);
+    this.process.off(event, (event === "exit" && this.exitHandlers.get(callback)) || callback);
+  }
+
+  private readonly exitHandlers = new Map<(arg: any) => void, (...args: unknown[]) => void>();
+
+  /**
+   * vitest turns a worker's exit into an "error" event for the task it runs. A worker killed
+   * after its task finished or was cancelled (abort(), a busy machine) has no task listening,
+   * and Node throws such an event out of the exit handler, crashing lab itself.
+   */
+  private exitHandler(callback: (arg: any) => void): (...args: unknown[]) => void {
+    const handler = (...args: unknown[]) => {
+      try {
+        (callback as (...a: unknown[]) => void)(...args);
+      } catch (err) {
+        if (!(err instanceof Error && err.message === UNLISTENED_EXIT)) throw err;
+      }
+    };
+    this.exitHandlers.set(callback, handler);
+    return handler;
   }
 
   send(message: WorkerRequest): void {
