@@ -1,7 +1,8 @@
 /**
- * vitest's logger answers SIGINT and SIGTERM by exiting the process a millisecond later,
- * which would cut grading off before it stops its workers and says what it saved. Grading
- * handles those signals itself, so it takes back the handlers that creating runners added.
+ * vitest's logger answers SIGINT and SIGTERM by exiting the process a millisecond later.
+ * In lab the commands own those signals (a screen restores the terminal, grading stops its
+ * workers and says what it saved, a plain run exits 130), so the runner takes back the
+ * handlers that creating vitest added.
  */
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 

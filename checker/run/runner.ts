@@ -14,6 +14,7 @@ import type { Exercise } from "./exercises.js";
 import { bindingPlugin } from "./binding-plugin.js";
 import { labPool, SpareProcesses, type Watchdog } from "./lab-pool.js";
 import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
+import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult, type TestOutcome } from "./result.js";
 import { runReporter } from "./run-reporter.js";
 
@@ -128,7 +129,7 @@ export class Runner {
       },
     };
     const sink = options.output ?? new PassThrough().resume();
-    const vitest = await createVitest(
+    const vitest = await withoutAddedSignalHandlers(() => createVitest(
       "test",
       {
         config: false,
@@ -155,7 +156,7 @@ export class Runner {
         cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
       },
       { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
-    );
+    ));
     const scratch = options.scratchDir ?? mkdtempSync(join(tmpdir(), "lab-run-"));
     mkdirSync(scratch, { recursive: true });
     return new Runner(bindings, vitest, spares, timeoutSeconds, scratch);

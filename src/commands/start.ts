@@ -8,7 +8,7 @@ import { ensureFromStub, WorkspaceWriteError } from "../progress/workspace-files
 import { openInEditor } from "../screen/open-editor.js";
 import { plainPrinter } from "../screen/plain-printer.js";
 import { fileLink } from "../screen/terminal-link.js";
-import { abortUntilSettled } from "../watch/stop-runs.js";
+import { INTERRUPTED_EXIT_CODE, runOnce } from "../watch/run-once.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
 
 export const START_MESSAGES = {
@@ -17,9 +17,6 @@ export const START_MESSAGES = {
   once: (n: number) => `No terminal here, so the hidden tests run once (like lab check ${n}) instead of on every save.`,
   polling: "Watching by polling the file (--poll).",
 } as const;
-
-/** What a shell reports for a command stopped by Ctrl-C. */
-const SIGINT_EXIT_CODE = 130;
 
 export interface StartOptions {
   poll?: boolean;
@@ -43,29 +40,14 @@ function prepareFile(ctx: LabContext, io: Io, exercise: Exercise, progress: Prog
 }
 
 /** Without a terminal: one run, printed as plain lines, with `lab check`'s exit code. */
-async function runOnce(ctx: LabContext, io: Io, exercise: Exercise, progress: ProgressStore): Promise<number> {
-  const file = prepareFile(ctx, io, exercise, progress, false);
+async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: ProgressStore): Promise<number> {
+  const implFile = prepareFile(ctx, io, exercise, progress, false);
   writeLine(io.stdout, START_MESSAGES.once(exercise.number));
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
-  const run = runner.run({ exercise, implFile: file }, plainPrinter(io.stdout, exercise.number));
-  // Ctrl-C must not leave learner code running in a detached worker.
-  let interrupted = false;
-  const interrupt = () => {
-    interrupted = true;
-    void abortUntilSettled(runner, run.catch(() => undefined));
-  };
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
-  try {
-    const result = await run;
-    if (interrupted) return SIGINT_EXIT_CODE;
-    recordRun(progress, exercise.id, result);
-    return result.status === "passed" ? 0 : 1;
-  } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
-    await runner.close();
-  }
+  const { timeoutSeconds } = ctx.config.config;
+  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number) });
+  if (result === null) return INTERRUPTED_EXIT_CODE;
+  recordRun(progress, exercise.id, result);
+  return result.status === "passed" ? 0 : 1;
 }
 
 /** `lab start N`: the live screen in a terminal, one plain run anywhere else. */
@@ -73,7 +55,7 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
   const ctx = await loadContext(io, paths);
   let exercise = exerciseOrFail(ctx, key);
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
-  if (!isInteractive(io)) return runOnce(ctx, io, exercise, progress);
+  if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress);
 
   const poll = opts.poll ?? ctx.config.config.poll;
   const { importScreen } = await import("../screen/import-screen.js");

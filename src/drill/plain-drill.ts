@@ -5,16 +5,12 @@
  * lines. Exit code: 0 when every test passes, 1 when any fails, 130 when interrupted.
  */
 import type { Exercise } from "../../checker/run/exercises.js";
-import { Runner } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { plainPrinter } from "../screen/plain-printer.js";
-import { abortUntilSettled } from "../watch/stop-runs.js";
+import { INTERRUPTED_EXIT_CODE, runOnce } from "../watch/run-once.js";
 import { createDrillFile, drillFiles } from "./drill-files.js";
 import { attemptsOf, readHistory } from "./history.js";
 import { DRILL_MESSAGES as M } from "./messages.js";
-
-/** What a shell reports for a command stopped by Ctrl-C. */
-export const INTERRUPTED_EXIT_CODE = 130;
 
 export interface PlainDrillOptions {
   io: Io;
@@ -36,23 +32,7 @@ export async function plainDrill({ io, exercise, workspaceDir, timeoutSeconds, i
     file = createDrillFile(workspaceDir, exercise, Math.max(0, ...attempts)).file;
     writeLine(io.stdout, M.plainFresh(exercise.number, file));
   }
-  const runner = await Runner.create({ timeoutSeconds });
-  const run = runner.run({ exercise, implFile: file }, plainPrinter(io.stdout, exercise.number));
-  // Ctrl-C must not leave the learner's code running in a detached worker.
-  let interrupted = false;
-  const interrupt = () => {
-    interrupted = true;
-    void abortUntilSettled(runner, run.catch(() => undefined));
-  };
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
-  try {
-    const result = await run;
-    if (interrupted) return INTERRUPTED_EXIT_CODE;
-    return result.status === "passed" ? 0 : 1;
-  } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
-    await runner.close();
-  }
+  const result = await runOnce({ exercise, implFile: file, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number) });
+  if (result === null) return INTERRUPTED_EXIT_CODE;
+  return result.status === "passed" ? 0 : 1;
 }

@@ -10,7 +10,6 @@ import { Runner } from "../../checker/run/runner.js";
 import type { Pair } from "./class-dir.js";
 import { OutputTail } from "./output-tail.js";
 import { outcomeOf, type RunOutcome } from "./outcome.js";
-import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { workerSandbox, type Sandbox } from "./sandbox.js";
 
 export interface EngineOptions {
@@ -82,7 +81,7 @@ export class GradeEngine {
     // Workers may read `readable` and the runners' copies of the hidden tests, never
     // scratch/work, where the learners' copies wait their turn.
     const sandbox = workerSandbox([...options.readable, ...runnerDirs], options.memoryMb);
-    const slots = await withoutAddedSignalHandlers(() => Promise.all(runnerDirs.map((dir) => startSlot(dir, sandbox, options))));
+    const slots = await Promise.all(runnerDirs.map((dir) => startSlot(dir, sandbox, options)));
     return new GradeEngine(slots, scratch, options);
   }
 

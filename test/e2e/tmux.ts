@@ -68,10 +68,15 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
+/** The process exists and is not a zombie (dead, waiting for whoever adopted it to reap it). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !execFileSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" }).trim().startsWith("Z");
   } catch {
     return false;
   }

@@ -67,6 +67,17 @@ describe("binding one hidden test to different files", () => {
   });
 });
 
+test("a runner leaves SIGINT and SIGTERM to the command that owns it: creating one adds no handler", async () => {
+  const count = () => [process.listenerCount("SIGINT"), process.listenerCount("SIGTERM")];
+  const before = count();
+  const another = await Runner.create({ timeoutSeconds: LIMIT_SECONDS });
+  try {
+    expect(count()).toEqual(before);
+  } finally {
+    await another.close();
+  }
+});
+
 describe("learner code that misbehaves", () => {
   test("a syntax error is one sentence with file:line:col and the code line", async () => {
     const file = learnerFile("syntax.ts", "export function add(a: number, b: number) {\n  return a + ;\n}\n");
