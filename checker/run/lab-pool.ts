@@ -134,6 +134,8 @@ class LabForkWorker implements PoolWorker {
   private reported = false;
   /** Requests ("start", "stop") sent to the worker that it has not answered yet. */
   private readonly unanswered = new Set<"start" | "stop">();
+  /** vitest's exit listeners, each wrapped (see exitHandler). */
+  private readonly exitHandlers = new Map<(arg: any) => void, (...args: unknown[]) => void>();
   private readonly spec: SpawnSpec;
 
   constructor(
@@ -159,8 +161,6 @@ class LabForkWorker implements PoolWorker {
   off(event: string, callback: (arg: any) => void): void {
     this.process.off(event, (event === "exit" && this.exitHandlers.get(callback)) || callback);
   }
-
-  private readonly exitHandlers = new Map<(arg: any) => void, (...args: unknown[]) => void>();
 
   /**
    * vitest turns a worker's exit into an "error" event for the task it runs. A worker killed
