@@ -1,5 +1,6 @@
 import type { Key } from "ink";
 import type { ScreenState } from "../screen/screen-state.js";
+import { paneCommand } from "../screen/key-map.js";
 import { interviewDone, type DrillState, type PeekKind } from "./drill-state.js";
 
 /** What a key press asks for during a drill; the controller carries it out. */
@@ -61,14 +62,8 @@ export function drillCommandForKey(input: string, key: Partial<Key>, drill: Dril
   }
   if (drill.confirm !== null) return input === "y" ? { kind: "confirm" } : { kind: "cancel" };
   if (input === "q") return { kind: "quit" };
-  const pane = screen.pane;
-  if (pane) {
-    if (key.escape) return { kind: "close-pane" };
-    if (key.upArrow || input === "k") return { kind: "scroll", by: -1 };
-    if (key.downArrow || input === "j") return { kind: "scroll", by: 1 };
-    if (key.pageUp || input === "b") return { kind: "scroll", by: -pane.height };
-    if (key.pageDown || input === " ") return { kind: "scroll", by: pane.height };
-  }
+  const inPane = screen.pane ? paneCommand(input, key, screen.pane.height) : null;
+  if (inPane) return inPane;
   if (input === "r") return { kind: "rerun" };
   const what = OPEN_KEYS[input];
   if (what) return { kind: "open", what };

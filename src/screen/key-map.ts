@@ -12,17 +12,21 @@ export type ScreenCommand =
   | { kind: "close-pane" }
   | { kind: "scroll"; by: number };
 
+/** The keys of an open pane (a reference, the lesson): close it, or scroll by a line or a page. */
+export function paneCommand(input: string, key: Partial<Key>, height: number): { kind: "close-pane" } | { kind: "scroll"; by: number } | null {
+  if (key.escape) return { kind: "close-pane" };
+  if (key.upArrow || input === "k") return { kind: "scroll", by: -1 };
+  if (key.downArrow || input === "j") return { kind: "scroll", by: 1 };
+  if (key.pageUp || input === "b") return { kind: "scroll", by: -height };
+  if (key.pageDown || input === " ") return { kind: "scroll", by: height };
+  return null;
+}
+
 /** Maps a key to a command given the screen's state; null for keys that do nothing now. */
 export function commandForKey(input: string, key: Partial<Key>, state: ScreenState): ScreenCommand | null {
   if ((key.ctrl && input === "c") || input === "q") return { kind: "quit" };
-  const pane = state.pane;
-  if (pane) {
-    if (key.escape) return { kind: "close-pane" };
-    if (key.upArrow || input === "k") return { kind: "scroll", by: -1 };
-    if (key.downArrow || input === "j") return { kind: "scroll", by: 1 };
-    if (key.pageUp || input === "b") return { kind: "scroll", by: -pane.height };
-    if (key.pageDown || input === " ") return { kind: "scroll", by: pane.height };
-  }
+  const inPane = state.pane ? paneCommand(input, key, state.pane.height) : null;
+  if (inPane) return inPane;
   if (input === "h") return { kind: "hint" };
   if (input === "l") return { kind: "lesson" };
   if (input === "r") return { kind: "rerun" };
