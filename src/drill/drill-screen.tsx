@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
-import { render, useInput, useStdin } from "ink";
+import { useInput, useStdin } from "ink";
 import { useSyncExternalStore } from "react";
 import type { Exercise } from "../../checker/run/exercises.js";
 import type { Io } from "../cli/io.js";
 import { useTicker } from "../screen/live-screen.js";
+import { mountScreen, onQuitSignals } from "../screen/mount.js";
 import { paneHeight } from "../screen/run-screen.js";
 import type { ScreenStore } from "../screen/screen-store.js";
 import { TIER_NAMES } from "../screen/tier-names.js";
@@ -137,25 +138,16 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
         if (!wasGreen && isGreen(drill.getState())) drill.dispatch({ type: "measured", lines: measure() });
       }
     });
-    const instance = render(
+    const instance = mountScreen(
+      io,
       <LiveDrill screen={screen} drill={drill} now={now} previous={options.previous} targets={options.targets} onCommand={onCommand} tickMs={options.tickMs ?? 1000} />,
-      {
-        stdout: io.stdout as NodeJS.WriteStream,
-        stdin: io.stdin as NodeJS.ReadStream,
-        stderr: io.stderr as NodeJS.WriteStream,
-        exitOnCtrlC: false,
-        patchConsole: false,
-        maxFps: 60,
-      },
     );
-    const onSignal = () => finish();
-    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-    for (const signal of signals) process.on(signal, onSignal);
+    const stopListening = onQuitSignals(() => finish());
 
     function finish(): void {
       if (finished) return;
       finished = true;
-      for (const signal of signals) process.off(signal, onSignal);
+      stopListening();
       unsubscribe();
       // Draw the closing frame (finished runs only) before unmounting, so the report printed
       // after the screen is not preceded by a stale copy of the live part.

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { render } from "ink";
 import type { Exercise } from "../../checker/run/exercises.js";
 import type { Io } from "../cli/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
@@ -7,6 +6,7 @@ import { recordRun } from "../progress/record-run.js";
 import type { WatchSession } from "../watch/watch-session.js";
 import type { ScreenCommand } from "./key-map.js";
 import { LiveScreen } from "./live-screen.js";
+import { mountScreen, onQuitSignals } from "./mount.js";
 import type { ScreenStore } from "./screen-store.js";
 import { TIER_NAMES } from "./tier-names.js";
 
@@ -62,23 +62,13 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
       store.dispatch(event);
       if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
     });
-    const instance = render(<LiveScreen store={store} onCommand={onCommand} elapsed={elapsed} />, {
-      stdout: io.stdout as NodeJS.WriteStream,
-      stdin: io.stdin as NodeJS.ReadStream,
-      stderr: io.stderr as NodeJS.WriteStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      // A run's last rows land right after its first ones; a shorter throttle draws them sooner.
-      maxFps: 60,
-    });
-    const onSignal = () => finish("quit");
-    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-    for (const signal of signals) process.on(signal, onSignal);
+    const instance = mountScreen(io, <LiveScreen store={store} onCommand={onCommand} elapsed={elapsed} />);
+    const stopListening = onQuitSignals(() => finish("quit"));
 
     function finish(exit: ScreenExit): void {
       if (finished) return;
       finished = true;
-      for (const signal of signals) process.off(signal, onSignal);
+      stopListening();
       unsubscribe();
       instance.unmount();
       void instance.waitUntilExit().finally(() => resolveExit(exit));

@@ -1,0 +1,30 @@
+import { render, type Instance } from "ink";
+import type { ReactElement } from "react";
+import type { Io } from "../cli/io.js";
+
+/**
+ * Draws an interactive screen on the command's own streams. Ctrl-C is a key the screen
+ * handles (it restores the terminal and stops runs), and console output from the process
+ * must not move the frame. `maxFps` 60: a run's last rows land right after its first ones,
+ * and a shorter throttle draws them sooner.
+ */
+export function mountScreen(io: Io, node: ReactElement): Instance {
+  return render(node, {
+    stdout: io.stdout as NodeJS.WriteStream,
+    stdin: io.stdin as NodeJS.ReadStream,
+    stderr: io.stderr as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 60,
+  });
+}
+
+const QUIT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** Calls `quit` on SIGINT, SIGTERM or SIGHUP (a closed terminal); returns the cleanup. */
+export function onQuitSignals(quit: () => void): () => void {
+  for (const signal of QUIT_SIGNALS) process.on(signal, quit);
+  return () => {
+    for (const signal of QUIT_SIGNALS) process.off(signal, quit);
+  };
+}
