@@ -5,7 +5,8 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { drillLines } from "../../src/drill/drill-lines.js";
 import { formatSeconds } from "../../src/progress/drills.js";
-import { alive, descendants, Tmux } from "./tmux.js";
+import { alive, descendants } from "../support/processes.js";
+import { Tmux } from "./tmux.js";
 
 // `lab drill 1` on the lab's real exercise 1, through bin/lab.js, in a real terminal.
 const root = resolve(import.meta.dirname, "../..");

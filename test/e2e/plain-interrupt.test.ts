@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { alive, descendants } from "./tmux.js";
+import { alive, descendants } from "../support/processes.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const solution = readFileSync(join(root, "test/fixtures/lab/solutions/01-adder.ts"), "utf8");

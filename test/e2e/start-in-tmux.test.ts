@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { alive, descendants, Tmux } from "./tmux.js";
+import { alive, descendants } from "../support/processes.js";
+import { Tmux } from "./tmux.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const solution = readFileSync(join(root, "test/fixtures/lab/solutions/01-adder.ts"), "utf8");

@@ -3,18 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { alive } from "../../support/processes.js";
 
 const root = join(import.meta.dirname, "../../..");
 const fixture = join(root, "test/fixtures/lab");
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function until(condition: () => boolean, ms: number): Promise<boolean> {
   for (const started = Date.now(); Date.now() - started < ms; ) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { GRADE_NOTES } from "../../../src/grade/messages.js";
 import { classCopy, GOOD_LEARNERS, gradeChild, jsonWithoutMs, learnerResults, resultLines, waitFor, withoutMs, type ChildRun } from "./support.js";
+import { alive } from "../../support/processes.js";
 
 // Good learners plus three that error or time out, so a grading takes long enough to cut.
 const LEARNERS = [...GOOD_LEARNERS, "01-sync-loop", "03-process-exit", "05-syntax-error"];
@@ -28,15 +29,6 @@ function childrenOf(pid: number): number[] {
   const lines = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n");
   return lines.map((l) => l.trim().split(/\s+/).map(Number)).filter(([, ppid]) => ppid === pid).map(([p]) => p!);
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let whole: Outputs;
 
