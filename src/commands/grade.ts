@@ -10,7 +10,8 @@ import { mergeResults } from "../grade/merge.js";
 import { GRADE_ERRORS, GRADE_NOTES } from "../grade/messages.js";
 import { gradeSettings, GRADE_FAILED, mergeConflicts, parseExerciseList, parseFormat, type GradeFlags } from "../grade/options.js";
 import { limitsOf, type GradeRecord } from "../grade/record.js";
-import { ResultsStore, writeAtomically } from "../grade/store.js";
+import { ResultsStore } from "../grade/store.js";
+import { writeAtomically } from "../progress/write-atomically.js";
 import { summarise } from "../grade/summary.js";
 import { loadContext, type LabContext } from "./context.js";
 

@@ -1,7 +1,7 @@
 /** The drill history, `<workspace>/.lab/drills.jsonl`: one JSON object per attempt, oldest first. */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { drillsFile, parseDrillLine, type DrillLine } from "../progress/drills.js";
-import { labDir } from "../progress/progress-store.js";
+import { writeAtomically } from "../progress/write-atomically.js";
 
 /** What one attempt leaves behind. `exercise`, `seconds` and `passed` are all `lab list` and `lab grade` read. */
 export interface DrillRecord {
@@ -100,19 +100,7 @@ export function appendRecord(workspaceDir: string, record: DrillRecord): void {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
   const separator = before === "" || before.endsWith("\n") ? "" : "\n";
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    mkdirSync(labDir(workspaceDir), { recursive: true });
-    writeFileSync(temp, `${before}${separator}${JSON.stringify(record)}\n`);
-    renameSync(temp, file);
-  } catch (err) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // nothing was written, or nothing can be
-    }
-    throw err;
-  }
+  writeAtomically(file, `${before}${separator}${JSON.stringify(record)}\n`);
 }
 
 /** This exercise's attempts, oldest first. */

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import type { GradeRecord } from "./record.js";
-import { writeAtomically } from "./store.js";
+import { writeAtomically } from "../progress/write-atomically.js";
 
 export interface ExercismTest {
   name: string;

@@ -3,8 +3,9 @@
  * Ctrl-C keeps everything finished so far. Readers skip lines that are not records (a line
  * torn by a kill), and the later of two records for a pair wins.
  */
-import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { writeAtomically } from "../progress/write-atomically.js";
 import { parseRecord, type GradeRecord } from "./record.js";
 
 export const RESULTS_FILE = "results.jsonl";
@@ -26,14 +27,6 @@ export function latestByKey(records: GradeRecord[]): Map<string, GradeRecord> {
     if (!seen || record.at >= seen.at) latest.set(record.key, record);
   }
   return latest;
-}
-
-/** Writes a file whole or not at all: a temp file beside it, then a rename. */
-export function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
 }
 
 /** True when the file exists and its last byte is not a newline (a kill tore its last line). */

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { emptyExercise, emptyProgress, parseProgress, type ExerciseProgress, type Progress } from "./progress-data.js";
+import { writeAtomically } from "./write-atomically.js";
 
 export const PROGRESS_MESSAGES = {
   corrupt: (file: string, aside: string) => `${file} could not be read, so it was moved to ${aside} and your progress starts fresh.`,
@@ -75,20 +76,13 @@ export class ProgressStore {
   }
 
   private save(progress: Progress): void {
-    const temp = `${this.file}.${process.pid}.tmp`;
     try {
-      mkdirSync(labDir(this.workspaceDir), { recursive: true });
-      writeFileSync(temp, `${JSON.stringify(progress, null, 2)}\n`);
-      renameSync(temp, this.file);
+      writeAtomically(this.file, `${JSON.stringify(progress, null, 2)}\n`);
     } catch (err) {
-      try {
-        rmSync(temp, { force: true });
-      } catch {
-        // nothing was written, or nothing can be
-      }
       this.failedWrite(err);
     }
   }
+
 
   private failedWrite(err: unknown): void {
     if (!isReadOnly(err)) throw err;
