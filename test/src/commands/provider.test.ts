@@ -51,7 +51,8 @@ describe("lab provider", () => {
   test("serves the official SDK, prints a line per request, and stops cleanly on Ctrl-C", async () => {
     const run = lab(["provider", "--port", "0"]);
     const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    expect(run.out()).toMatch(/^ {2}weather {2,}get_weather for Paris, Tokyo and Lima/m);
+    // The scenario list follows the first line in writes of its own.
+    await run.waitFor(/^ {2}weather {2,}get_weather for Paris, Tokyo and Lima/m);
     const answer = await weatherConversation(`${origin}/s/weather`);
     expect(answer).toContain("Lima: 14C, rain today, 14C, rain tomorrow.");
     await run.waitFor(/(POST \/s\/weather\/v1\/messages {2}200 [^\n]*\n[^\n]*){3}/);
@@ -82,7 +83,8 @@ describe("lab provider", () => {
     );
     const run = lab(["provider", "--port", "0", "--scenarios", "mine.ts", "--log", "log.jsonl"], cwd);
     const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    expect(run.out()).toMatch(/^ {2}hello {2,}says hello$/m);
+    // The scenario list follows the first line in writes of its own.
+    await run.waitFor(/^ {2}hello {2,}says hello$/m);
     const client = new Anthropic({ baseURL: `${origin}/s/hello`, apiKey: "lab", maxRetries: 0 });
     const reply = await client.messages.create({ model: "m", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
     expect(reply.content).toEqual([{ type: "text", text: "hello, turn 0", citations: null }]);
