@@ -129,9 +129,8 @@ class LabForkWorker implements PoolWorker {
   readonly name = POOL_NAME;
   readonly cacheFs: boolean;
   private child: ChildProcess | undefined;
+  /** The files this worker runs and has not reported finished; its exit is a crash only for these. */
   private running: string[] = [];
-  /** The worker reported its files finished, so its exit from now on is no crash. */
-  private reported = false;
   /** Requests ("start", "stop") sent to the worker that it has not answered yet. */
   private readonly unanswered = new Set<"start" | "stop">();
   /** vitest's exit listeners, each wrapped (see exitHandler). */
@@ -190,7 +189,6 @@ class LabForkWorker implements PoolWorker {
     }
     if (message.type === "run" || message.type === "collect") {
       this.running = message.context.files.map((f) => f.filepath);
-      this.reported = false;
       const child = this.process;
       this.watchdog.started(this.running, () => killTree(child));
     }
@@ -200,8 +198,9 @@ class LabForkWorker implements PoolWorker {
   deserialize(data: unknown): unknown {
     const message = data as { __vitest_worker_response__?: boolean; type?: string };
     if (message?.__vitest_worker_response__ && message.type === "testfileFinished") {
-      this.reported = true;
       this.watchdog.finished(this.running);
+      // Forgotten at once: the next run of the same file may start before this process has exited.
+      this.running = [];
     }
     return data;
   }
@@ -212,8 +211,11 @@ class LabForkWorker implements PoolWorker {
     child.stdout?.pipe(logger.outputStream, { end: false });
     child.stderr?.pipe(logger.errorStream, { end: false });
     child.once("exit", (code, signal) => {
-      if (this.running.length > 0 && !this.reported) this.watchdog.died(this.running, { code, signal });
-      this.watchdog.finished(this.running);
+      if (this.running.length > 0) {
+        this.watchdog.died(this.running, { code, signal });
+        this.watchdog.finished(this.running);
+        this.running = [];
+      }
       this.answerForDead(child);
     });
     child.on("message", (message: { __vitest_worker_response__?: boolean; type?: string }) => {

@@ -9,14 +9,14 @@ import { labPaths } from "../../../checker/paths.js";
 const vitestDist = dirname(createRequire(import.meta.url).resolve("vitest/package.json")) + "/dist";
 const noWatchdog = { started() {}, died() {}, finished() {} };
 
+function poolOptions() {
+  const stream = () => new PassThrough().resume();
+  return { distPath: vitestDist, execArgv: [], env: {}, project: { vitest: { logger: { outputStream: stream(), errorStream: stream() } } } };
+}
+
 test("a worker killed once no task listens for it (abort after its files finished) is no uncaught error in lab", async () => {
   const spares = new SpareProcesses(labPaths().preload);
-  const options = {
-    distPath: vitestDist,
-    execArgv: [],
-    env: {},
-    project: { vitest: { logger: { outputStream: new PassThrough().resume(), errorStream: new PassThrough().resume() } } },
-  };
+  const options = poolOptions();
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on("uncaughtException", onUncaught);
@@ -34,4 +34,29 @@ test("a worker killed once no task listens for it (abort after its files finishe
   await new Promise((resolve) => setImmediate(resolve));
   process.off("uncaughtException", onUncaught);
   expect(uncaught).toEqual([]);
+});
+
+test("a worker that exits late, after reporting its file, leaves the watchdog of the file's next run alone", async () => {
+  const spares = new SpareProcesses(labPaths().preload);
+  const calls: string[] = [];
+  const watchdog = {
+    started: (files: string[]) => calls.push(`started ${files}`),
+    finished: (files: string[]) => calls.push(`finished ${files}`),
+    died: (files: string[]) => calls.push(`died ${files}`),
+  };
+  const pool = labPool(spares, watchdog);
+  // Without vitest's request flag the worker processes ignore it; the pool still sees a run of the file.
+  const run = { type: "run", context: { files: [{ filepath: "/lab/hidden.test.ts" }] } } as never;
+  const first = pool.createPoolWorker(poolOptions() as never);
+  await first.start();
+  first.send(run);
+  first.deserialize({ __vitest_worker_response__: true, type: "testfileFinished" });
+  // vitest starts the next run without waiting for the last worker to be gone.
+  const stopping = first.stop();
+  const second = pool.createPoolWorker(poolOptions() as never);
+  await second.start();
+  second.send(run);
+  await stopping;
+  spares.killAll();
+  expect(calls).toEqual(["started /lab/hidden.test.ts", "finished /lab/hidden.test.ts", "started /lab/hidden.test.ts"]);
 });
