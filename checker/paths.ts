@@ -23,5 +23,6 @@ export function labPaths(root = packageRoot()) {
     dist: join(root, "dist"),
     labTest: join(root, "dist/checker/testing/index.js"),
     preload: join(root, "dist/checker/run/preload.js"),
+    guardProcess: join(root, "dist/checker/run/guard-process.js"),
   };
 }

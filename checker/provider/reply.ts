@@ -1,5 +1,5 @@
 /** Turns a scenario's reply into the API's Message, enforcing stop_sequences and max_tokens. */
-import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import { decode, encode } from "./o200k.js";
 import type { CacheUsage } from "./prompt-cache.js";
 import type { ReplyBlock, StopReason } from "./scenarios/types.js";
 import { blockText, countText } from "./tokens.js";

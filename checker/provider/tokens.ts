@@ -21,7 +21,7 @@
  * is extrapolated from there. o200k_base is not Claude's tokenizer; counts are realistic
  * in size, not identical to the real API's.
  */
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens } from "./o200k.js";
 import {
   blocksOf,
   toolResultText,

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import type { Binding } from "./runner.js";
+import { bundledSdkFile } from "./sdk-bundle.js";
 
 const SDK = /^@anthropic-ai\/sdk(\/.*)?$/;
 
@@ -17,7 +18,8 @@ function cleanPath(id: string): string {
 /**
  * Resolves what hidden tests import: "lab:impl" to the file bound to the importing test,
  * "lab:test" to the compiled test helpers, and the SDK (from any file, wherever it lives)
- * to the lab's own ESM copy, so learner code and test share one set of error classes.
+ * to the lab's own bundled copy (see sdk-bundle.ts), the same one the test helpers load, so
+ * learner code, test and helpers share one set of error classes.
  */
 export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: string): Plugin {
   return {
@@ -30,7 +32,7 @@ export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: strin
         return binding.implFile;
       }
       if (id === "lab:test") return labTestFile;
-      if (SDK.test(id)) return fileURLToPath(import.meta.resolve(id));
+      if (SDK.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));
       return null;
     },
   };

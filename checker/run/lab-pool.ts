@@ -8,7 +8,9 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
+import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
+import { overMemoryLine, WorkerGuard } from "./worker-guard.js";
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
 
 export const POOL_NAME = "lab-forks";
@@ -38,7 +40,7 @@ interface SpawnSpec {
 function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): ChildProcess {
   return fork(spec.entrypoint, [], {
     env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
-    execArgv: [...spec.execArgv, `--import=${preload}`],
+    execArgv: [...spec.execArgv, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`],
     stdio: "pipe",
     serialization: "advanced",
     // Its own process group, so a kill also reaches whatever learner code spawned.
@@ -55,11 +57,14 @@ export function killTree(child: ChildProcess): void {
   }
 }
 
-/** Keeps at most one ready process per spawn spec. */
+/** Keeps at most one ready process per spawn spec, each watched by the runner's guard process. */
 export class SpareProcesses {
   private readonly spares = new Map<string, ChildProcess>();
   /** Every process forked here that has not exited yet, spare or running. */
   private readonly live = new Set<ChildProcess>();
+  /** Where each process's output goes once a run took it, for the guard's word on its death. */
+  private readonly outputs = new WeakMap<ChildProcess, NodeJS.WritableStream>();
+  private guard: WorkerGuard | null = null;
   private closed = false;
   private aborted = false;
 
@@ -69,7 +74,14 @@ export class SpareProcesses {
     private readonly env?: Record<string, string>,
     /** Whether a spare rehearses a hidden test's path while it waits. */
     private readonly warm = false,
+    /** The resident memory a worker may use, in MB; null for no limit. */
+    private readonly memoryLimitMb: number | null = null,
   ) {}
+
+  /** Sends what the guard says about `child` (why it stopped it) to `output`. */
+  outputTo(child: ChildProcess, output: NodeJS.WritableStream): void {
+    this.outputs.set(child, output);
+  }
 
   /** The spawn spec for a worker, with the environment replaced when the runner asked for that. */
   specFor(options: PoolOptions): SpawnSpec {
@@ -95,7 +107,12 @@ export class SpareProcesses {
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
     const child = spawnWorker(spec, this.preload, spare && this.warm);
     this.live.add(child);
-    child.once("exit", () => this.live.delete(child));
+    child.once("exit", () => {
+      this.live.delete(child);
+      if (this.closed && this.live.size === 0) this.guard?.close();
+    });
+    this.guard ??= WorkerGuard.start();
+    this.guard.watch(child, this.memoryLimitMb, (report) => this.outputs.get(child)?.write(overMemoryLine(report)));
     return child;
   }
 
@@ -115,6 +132,8 @@ export class SpareProcesses {
     this.closed = true;
     for (const child of this.spares.values()) killTree(child);
     this.spares.clear();
+    // Otherwise the guard goes when the last process does (see fork).
+    if (this.live.size === 0) this.guard?.close();
   }
 
   /** Kills every process forked here, running ones included, and forks no more. */
@@ -210,6 +229,7 @@ class LabForkWorker implements PoolWorker {
     const logger = this.options.project.vitest.logger;
     child.stdout?.pipe(logger.outputStream, { end: false });
     child.stderr?.pipe(logger.errorStream, { end: false });
+    this.spares.outputTo(child, logger.errorStream);
     child.once("exit", (code, signal) => {
       if (this.running.length > 0) {
         this.watchdog.died(this.running, { code, signal });

@@ -3,13 +3,9 @@
  * hidden test (the SDK, the o200k encoder, the provider, Node's fetch) are paid while the
  * learner is still typing, not after the save.
  */
-import "gpt-tokenizer/encoding/o200k_base";
+import "../provider/o200k.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
-import { guardWorker, MEMORY_LIMIT_ENV } from "./worker-guard.js";
-
-// Dies with its parent even when learner code blocks; checks memory when a limit is set (grading).
-guardWorker(process.env[MEMORY_LIMIT_ENV]);
 
 // A spare whose parent died has nothing to wait for.
 process.once("disconnect", () => process.exit(0));

@@ -25,8 +25,10 @@ export interface RunnerOptions {
   maxWorkers?: number;
   /** The whole environment of the worker processes; by default they inherit this process's. */
   env?: Record<string, string>;
-  /** Extra Node flags for the worker processes, e.g. a memory limit. */
+  /** Extra Node flags for the worker processes, e.g. a heap limit. */
   execArgv?: string[];
+  /** The resident memory one worker process may use, in MB; the guard process stops it past that. */
+  memoryLimitMb?: number;
   /** Where console output of learner code goes; discarded by default. */
   output?: NodeJS.WritableStream;
   /**
@@ -101,7 +103,7 @@ export class Runner {
   static async create(options: RunnerOptions = {}): Promise<Runner> {
     const paths = labPaths();
     const timeoutSeconds = options.timeoutSeconds ?? 10;
-    const spares = new SpareProcesses(paths.preload, options.env, options.warmSpares ?? false);
+    const spares = new SpareProcesses(paths.preload, options.env, options.warmSpares ?? false, options.memoryLimitMb ?? null);
     const bindings = new Map<string, Binding>();
     const watchdog: Watchdog = {
       started(files, kill) {

@@ -7,7 +7,7 @@
  * moment it hands the spare a run, by writing a line to the spare's stdin: unlike a
  * signal, that is harmless if it arrives before anyone listens.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic from "#anthropic-sdk";
 import { startProvider } from "../testing/index.js";
 
 /** Enough rehearsals to reach the optimised tiers; bounded so an unused spare goes quiet. */

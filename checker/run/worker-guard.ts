@@ -1,46 +1,52 @@
 /**
- * A guard for every worker process, on a thread of its own so it keeps watching while
- * learner code blocks the main thread:
- *  - the parent: a worker whose runner died (SIGKILL, a crash) kills itself, so a
- *    `while (true) {}` cannot outlive the lab or the grading that started it (a worker
- *    lives in its own process group, so nothing else would stop it);
- *  - memory, when a limit is set (grading sets one): `--max-old-space-size` bounds the
- *    JavaScript heap only, and a Buffer lives outside it; past the limit of resident memory
- *    the guard writes one line to stderr saying why and kills the process.
+ * The lab's side of the guard process (guard-process.ts): started once per runner, told of
+ * each worker process as it is forked and as it exits.
  */
-import { Worker } from "node:worker_threads";
+import { fork, type ChildProcess } from "node:child_process";
+import { labPaths } from "../paths.js";
 
-/** The environment variable that sets a memory limit in MB. */
-export const MEMORY_LIMIT_ENV = "LAB_MEMORY_LIMIT_MB";
-
-/** The start of the line a worker writes to stderr just before the guard kills it. */
+/** The start of the line a worker's output gets when the guard stops it for its memory. */
 export const MEMORY_GUARD_MARK = "lab: memory limit exceeded";
 
-const CHECK_EVERY_MS = 25;
+export type GuardRequest = { type: "watch"; pid: number; limitMb: number | null } | { type: "forget"; pid: number };
+export type GuardReport = { type: "over-memory"; pid: number; usedMb: number; limitMb: number };
 
-// Runs on the guard thread (CommonJS, as eval'd workers are).
-const GUARD = `
-const { workerData } = require("node:worker_threads");
-const { writeSync } = require("node:fs");
-const { limitMb, parent, mark, every } = workerData;
-const limit = limitMb > 0 ? limitMb * 1024 * 1024 : Infinity;
-setInterval(() => {
-  if (process.ppid !== parent) process.kill(process.pid, "SIGKILL");
-  if (limit === Infinity) return;
-  const used = process.memoryUsage.rss();
-  if (used <= limit) return;
-  try {
-    writeSync(2, mark + ": the process used " + Math.round(used / 1024 / 1024) + " MB, the limit is " + limitMb + " MB\\n");
-  } finally {
-    process.kill(process.pid, "SIGKILL");
+/** What a worker stopped for its memory leaves in its output, for whoever explains its death. */
+export const overMemoryLine = (report: GuardReport) =>
+  `${MEMORY_GUARD_MARK}: the process used ${report.usedMb} MB, the limit is ${report.limitMb} MB\n`;
+
+export class WorkerGuard {
+  private readonly listeners = new Map<number, (report: GuardReport) => void>();
+
+  private constructor(private readonly process: ChildProcess) {
+    process.on("message", (report: GuardReport) => this.listeners.get(report.pid)?.(report));
+    // Neither the guard nor its channel keeps the lab running; the channel closing is its cue.
+    process.unref();
+    process.channel?.unref();
   }
-}, every);
-`;
 
-/** Starts the guard; the memory check is on only when `limitMb` is a positive number. */
-export function guardWorker(limitMb: string | undefined): void {
-  const parsed = Number(limitMb);
-  const limit = limitMb && Number.isFinite(parsed) && parsed > 0 ? parsed : 0;
-  const thread = new Worker(GUARD, { eval: true, workerData: { limitMb: limit, parent: process.ppid, mark: MEMORY_GUARD_MARK, every: CHECK_EVERY_MS } });
-  thread.unref();
+  static start(): WorkerGuard {
+    // Its own process group, so a Ctrl-C in the terminal reaches the lab, not the guard.
+    return new WorkerGuard(fork(labPaths().guardProcess, [], { execArgv: [], stdio: ["ignore", "ignore", "ignore", "ipc"], detached: true }));
+  }
+
+  /** Watches `child` until it exits; `limitMb` also bounds its resident memory. */
+  watch(child: ChildProcess, limitMb: number | null, overMemory: (report: GuardReport) => void): void {
+    const pid = child.pid;
+    if (pid === undefined) return;
+    this.listeners.set(pid, overMemory);
+    this.send({ type: "watch", pid, limitMb });
+    child.once("exit", () => {
+      this.listeners.delete(pid);
+      this.send({ type: "forget", pid });
+    });
+  }
+
+  private send(request: GuardRequest): void {
+    if (this.process.connected) this.process.send(request);
+  }
+
+  close(): void {
+    if (this.process.connected) this.process.disconnect();
+  }
 }

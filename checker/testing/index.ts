@@ -4,7 +4,7 @@
  * recorded requests, fault counters and prompt cache are its own even when tests run
  * side by side.
  */
-import Anthropic, { type ClientOptions } from "@anthropic-ai/sdk";
+import Anthropic, { type ClientOptions } from "#anthropic-sdk";
 import { randomUUID } from "node:crypto";
 import { startProvider, type Exchange, type Provider, type ProviderOptions } from "../provider/index.js";
 

@@ -55,6 +55,7 @@ async function startSlot(dir: string, sandbox: Sandbox, options: EngineOptions):
     maxWorkers: 1,
     env: sandbox.env,
     execArgv: sandbox.execArgv,
+    memoryLimitMb: options.memoryMb,
     output,
     scratchDir: dir,
     codeOverIpc: true,

@@ -3,11 +3,10 @@
  * worker process. Under Node's permission model a worker may read only the folders it is
  * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
  * class folder, not other learners' copies, not the grader's home or working folder. It may
- * write nowhere and start no process. It may start threads (the runner's worker guard is
- * one; a learner's would share the process's permissions and limits).
+ * write nowhere, start no process and start no thread. Its memory is watched from outside,
+ * by the runner's guard process (checker/run/guard-process.ts).
  */
 import { realpathSync } from "node:fs";
-import { MEMORY_LIMIT_ENV } from "../../checker/run/worker-guard.js";
 
 export interface Sandbox {
   execArgv: string[];
@@ -33,17 +32,16 @@ function bothSpellings(dirs: string[]): string[] {
   return [...all];
 }
 
-/** `readable`: the folders workers may read; `memoryMb`: the heap limit and the guard's limit. */
+/** `readable`: the folders workers may read; `memoryMb`: the heap limit (the guard's is given to the runner). */
 export function workerSandbox(readable: string[], memoryMb: number): Sandbox {
   return {
     execArgv: [
       permissionFlag(),
       ...bothSpellings(readable).map((dir) => `--allow-fs-read=${dir}`),
-      "--allow-worker",
       "--disable-warning=ExperimentalWarning",
       `--max-old-space-size=${memoryMb}`,
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [MEMORY_LIMIT_ENV]: String(memoryMb) },
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8" },
   };
 }

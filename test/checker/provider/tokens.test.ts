@@ -1,5 +1,6 @@
 /** Token counts: count_tokens, usage and an independent o200k_base count of the documented rendering agree. */
 import type Anthropic from "@anthropic-ai/sdk";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { promptTokens, replyTokens } from "./render.js";
 import { ask, clientFor, expectUsageAddsUp, MODEL, useProvider } from "./support.js";
@@ -67,6 +68,14 @@ describe("input tokens", () => {
     expect(await count(renamed)).toBe(plain);
     expect(await count(CONVERSATION, { cache_control: { type: "ephemeral" } })).toBe(plain);
     expect(plain).toBe(promptTokens({ tools: TOOLS, messages: CONVERSATION }));
+  });
+
+  it("counts text that spells a special token of the tokenizer (<|endoftext|>) as plain text", async () => {
+    const client = clientFor(provider(), "echo");
+    const text = "Stop at <|endoftext|> or <|im_start|>, please.";
+    const { input_tokens } = await client.messages.countTokens({ model: MODEL, messages: [{ role: "user", content: text }] });
+    expect(input_tokens).toBe(encode(text, { disallowedSpecial: new Set() }).length);
+    expect((await client.messages.create(ask(text))).usage.input_tokens).toBe(input_tokens);
   });
 });
 

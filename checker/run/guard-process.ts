@@ -1,0 +1,81 @@
+/**
+ * The guard process: one per runner, watching that runner's worker processes from outside,
+ * so it keeps watching while learner code blocks a worker's only thread.
+ *  - When the lab process is gone (exit, crash or SIGKILL), its IPC channel closes here,
+ *    and every worker still watched is killed with its process group: a `while (true) {}`
+ *    cannot outlive the lab that started it.
+ *  - A worker with a memory limit whose resident memory passes it is reported, then killed.
+ *    (`--max-old-space-size` bounds the JavaScript heap only; a Buffer lives outside it.)
+ * It runs no learner code, so its event loop is always free to notice.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { GuardReport, GuardRequest } from "./worker-guard.js";
+
+const CHECK_EVERY_MS = process.platform === "linux" ? 25 : 100;
+
+/** Memory limits in kB, by worker pid; null when only the lab's death is watched for. */
+const watched = new Map<number, number | null>();
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Resident memory in kB of each pid that still exists. */
+function residentKb(pids: number[]): Map<number, number> {
+  const sizes = new Map<number, number>();
+  if (process.platform === "linux") {
+    for (const pid of pids) {
+      try {
+        const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (match) sizes.set(pid, Number(match[1]));
+      } catch {
+        // It exited between the check and the read.
+      }
+    }
+    return sizes;
+  }
+  try {
+    const rows = execFileSync("ps", ["-o", "pid=,rss=", "-p", pids.join(",")], { encoding: "utf8" });
+    for (const row of rows.trim().split("\n")) {
+      const [pid, kb] = row.trim().split(/\s+/).map(Number);
+      if (pid && kb !== undefined) sizes.set(pid, kb);
+    }
+  } catch {
+    // ps exits 1 when none of the pids exists any more.
+  }
+  return sizes;
+}
+
+function checkMemory(): void {
+  const limited = [...watched].filter((entry): entry is [number, number] => entry[1] !== null);
+  if (limited.length === 0) return;
+  const sizes = residentKb(limited.map(([pid]) => pid));
+  for (const [pid, limitKb] of limited) {
+    const used = sizes.get(pid);
+    if (used === undefined || used <= limitKb) continue;
+    const report: GuardReport = { type: "over-memory", pid, usedMb: Math.round(used / 1024), limitMb: Math.round(limitKb / 1024) };
+    watched.delete(pid);
+    process.send?.(report, () => killGroup(pid));
+  }
+}
+
+process.on("message", (request: GuardRequest) => {
+  if (request.type === "watch") watched.set(request.pid, request.limitMb ? request.limitMb * 1024 : null);
+  else watched.delete(request.pid);
+});
+
+process.on("disconnect", () => {
+  for (const pid of watched.keys()) killGroup(pid);
+  process.exit(0);
+});
+
+setInterval(checkMemory, CHECK_EVERY_MS);
