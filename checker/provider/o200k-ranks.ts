@@ -6,9 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
-import { labPaths } from "../paths.js";
 
 export type Ranks = Array<string | number[]>;
 
@@ -20,8 +19,15 @@ interface RanksCopy {
 
 const require = createRequire(import.meta.url);
 
-/** Where the build puts the serialized ranks (in dist, whether this runs from dist or source). */
-export const RANKS_COPY = join(labPaths().dist, "checker/provider/o200k_base.ranks.v8");
+const FILE = "o200k_base.ranks.v8";
+/**
+ * Where the build puts the serialized ranks: beside the compiled module, also when this runs
+ * from source. Found from this file's own URL: a sandboxed grading worker may not read the
+ * lab's package.json, so labPaths() is not for here.
+ */
+export const RANKS_COPY = fileURLToPath(
+  new URL(/\/dist\/checker\/provider\/[^/]+$/.test(import.meta.url) ? `./${FILE}` : `../../dist/checker/provider/${FILE}`, import.meta.url),
+);
 
 /** The exact gpt-tokenizer the ranks must come from, so an upgrade never meets an old copy. */
 export function ranksSource(): string {
