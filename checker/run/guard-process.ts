@@ -78,4 +78,7 @@ process.on("disconnect", () => {
   process.exit(0);
 });
 
-setInterval(checkMemory, CHECK_EVERY_MS);
+// Polling never keeps the guard alive; the IPC channel does, for as long as the lab is there.
+setInterval(checkMemory, CHECK_EVERY_MS).unref();
+// A lab that closed the channel before this line ran sent its "disconnect" to no listener.
+if (!process.connected) process.exit(0);

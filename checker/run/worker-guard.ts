@@ -30,6 +30,10 @@ export class WorkerGuard {
     return new WorkerGuard(fork(labPaths().guardProcess, [], { execArgv: [], stdio: ["ignore", "ignore", "ignore", "ipc"], detached: true }));
   }
 
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
   /** Watches `child` until it exits; `limitMb` also bounds its resident memory. */
   watch(child: ChildProcess, limitMb: number | null, overMemory: (report: GuardReport) => void): void {
     const pid = child.pid;

@@ -1,0 +1,49 @@
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { expect, test } from "vitest";
+import { labPaths } from "../../../checker/paths.js";
+import { WorkerGuard, type GuardReport } from "../../../checker/run/worker-guard.js";
+import { alive } from "../../support/processes.js";
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < ms; ) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}
+
+/** A stand-in worker: an idle Node process in its own process group, as the pool forks them. */
+function idleProcess(): ChildProcess {
+  return spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore", detached: true });
+}
+
+const exited = (child: ChildProcess) => new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
+
+test("closing the guard's channel kills every process it still watches, then the guard", async () => {
+  const guard = WorkerGuard.start();
+  const worker = idleProcess();
+  guard.watch(worker, null, () => {});
+  const signal = exited(worker);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  guard.close();
+  expect(await signal).toBe("SIGKILL");
+  expect(await until(() => !alive(guard.pid!), 3_000)).toBe(true);
+});
+
+test("a watched process past its memory limit is reported, then killed", async () => {
+  const guard = WorkerGuard.start();
+  const worker = idleProcess();
+  const reports: GuardReport[] = [];
+  const signal = exited(worker);
+  guard.watch(worker, 1, (report) => reports.push(report));
+  expect(await signal).toBe("SIGKILL");
+  expect(reports).toEqual([{ type: "over-memory", pid: worker.pid, usedMb: expect.any(Number), limitMb: 1 }]);
+  expect(reports[0]!.usedMb).toBeGreaterThan(1);
+  guard.close();
+});
+
+test("a guard whose channel closed before it started exits instead of polling forever", async () => {
+  const guard = fork(labPaths().guardProcess, [], { execArgv: [], stdio: "ignore", detached: true });
+  guard.disconnect();
+  expect(await until(() => !alive(guard.pid!), 3_000)).toBe(true);
+});
