@@ -8,7 +8,9 @@
  * signal, that is harmless if it arrives before anyone listens.
  */
 import Anthropic from "#anthropic-sdk";
+import { pathToFileURL } from "node:url";
 import { startProvider } from "../testing/index.js";
+import { lazyRunChunkFiles } from "./vitest-chunks.js";
 
 /** Enough rehearsals to reach the optimised tiers; bounded so an unused spare goes quiet. */
 const MAX_PASSES = 40;
@@ -45,6 +47,8 @@ export async function warmUp(): Promise<void> {
   // The request in flight is abandoned too: a cold first request can take a while.
   const stop = () => halt.abort();
   process.stdin.once("data", stop);
+  // Missing chunks (another vitest) only cost the time this was meant to save.
+  await Promise.all(lazyRunChunkFiles().map((file) => import(pathToFileURL(file).href).catch(() => undefined)));
   const provider = await startProvider();
   // One turn of the loop lets a line that is already waiting in the pipe be read.
   await new Promise((resolve) => setImmediate(resolve));
