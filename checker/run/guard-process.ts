@@ -10,24 +10,13 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { killGroup } from "./kill-group.js";
 import type { GuardReport, GuardRequest } from "./worker-guard.js";
 
 const CHECK_EVERY_MS = process.platform === "linux" ? 25 : 100;
 
 /** Memory limits in kB, by worker pid; null when only the lab's death is watched for. */
 const watched = new Map<number, number | null>();
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-}
 
 /** Resident memory in kB of each pid that still exists. */
 function residentKb(pids: number[]): Map<number, number> {

@@ -8,6 +8,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
+import { killGroup } from "./kill-group.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { overMemoryLine, WorkerGuard } from "./worker-guard.js";
@@ -50,11 +51,7 @@ function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): Child
 
 export function killTree(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    child.kill("SIGKILL");
-  }
+  killGroup(child.pid);
 }
 
 /** Keeps at most one ready process per spawn spec, each watched by the runner's guard process. */

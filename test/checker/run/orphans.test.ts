@@ -3,18 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { alive } from "../../support/processes.js";
+import { alive, until } from "../../support/processes.js";
 
 const root = join(import.meta.dirname, "../../..");
 const fixture = join(root, "test/fixtures/lab");
-
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    if (condition()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return condition();
-}
 
 test("a worker stuck in while (true) dies when the process that owns the runner is killed with SIGKILL", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lab-orphan-"));

@@ -2,15 +2,7 @@ import { fork, spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "vitest";
 import { labPaths } from "../../../checker/paths.js";
 import { WorkerGuard, type GuardReport } from "../../../checker/run/worker-guard.js";
-import { alive } from "../../support/processes.js";
-
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
+import { alive, until } from "../../support/processes.js";
 
 /** A stand-in worker: an idle Node process in its own process group, as the pool forks them. */
 function idleProcess(): ChildProcess {
