@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { drillLines } from "../../src/drill/drill-lines.js";
 import { formatSeconds } from "../../src/progress/drills.js";
 import { alive, descendants } from "../support/processes.js";
+import { tempDir } from "../support/temp-dir.js";
 import { Tmux } from "./tmux.js";
 
 // `lab drill 1` on the lab's real exercise 1, through bin/lab.js, in a real terminal.
@@ -20,16 +20,13 @@ let drillFile: string;
 let history: string;
 
 beforeEach(() => {
-  cwd = mkdtempSync(join(tmpdir(), "lab-e2e-drill-"));
+  cwd = tempDir("e2e-drill");
   writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: 30 };\n`);
   drillFile = join(cwd, "ws/drills/01-tool-loop.1.ts");
   history = join(cwd, "ws/.lab/drills.jsonl");
   tmux = new Tmux();
 });
-afterEach(() => {
-  tmux.kill();
-  rmSync(cwd, { recursive: true, force: true });
-});
+afterEach(() => tmux.kill());
 
 const seen = new Set<number>();
 function track(): void {

@@ -1,21 +1,20 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { alive, descendants } from "../support/processes.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const solution = readFileSync(join(root, "test/fixtures/lab/solutions/01-adder.ts"), "utf8");
 let cwd: string;
 
 beforeEach(() => {
-  cwd = mkdtempSync(join(tmpdir(), "lab-plain-"));
+  cwd = tempDir("plain");
   writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: 30 };\n`);
   mkdirSync(join(cwd, "ws"));
   writeFileSync(join(cwd, "ws/01-adder.ts"), `while (true) {}\n${solution}`);
 });
-afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
 test("lab start without a terminal: Ctrl-C during a run that never ends exits 130 at once, long before the 30 s limit, and leaves no process", async () => {
   const lab = spawn(process.execPath, [join(root, "test/e2e/lab-fixture.mjs"), "start", "1"], { cwd, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { alive, descendants } from "../support/processes.js";
+import { tempDir } from "../support/temp-dir.js";
 import { Tmux } from "./tmux.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -17,15 +17,12 @@ let tmux: Tmux;
 let file: string;
 
 beforeEach(() => {
-  cwd = mkdtempSync(join(tmpdir(), "lab-e2e-"));
+  cwd = tempDir("e2e");
   writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: 30 };\n`);
   file = join(cwd, "ws/01-adder.ts");
   tmux = new Tmux();
 });
-afterEach(() => {
-  tmux.kill();
-  rmSync(cwd, { recursive: true, force: true });
-});
+afterEach(() => tmux.kill());
 
 /** Every process lab has had so far, found under the pane's shell; grows each time it is called. */
 const seen = new Set<number>();

@@ -1,10 +1,10 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import type { Exercise } from "../../checker/run/exercises.js";
 import type { RunResult } from "../../checker/run/result.js";
 import { WatchSession, type SessionEvent } from "../../src/watch/watch-session.js";
+import { tempDir } from "../support/temp-dir.js";
 
 // The watcher against a real file system, with a runner that only counts. Real time here:
 // what is under test is how the OS's events arrive.
@@ -13,11 +13,10 @@ let file: string;
 const exercise = { id: "01-adder" } as Exercise;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "lab-watch-"));
+  dir = tempDir("watch");
   file = join(dir, "01-adder.ts");
   writeFileSync(file, "v0");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function session(poll = false, runMs = 0) {
   let runs = 0;

@@ -1,14 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { bugOfTest, findExercise, loadExercises, surveyExercises } from "../../../checker/run/exercises.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const FIXTURE = join(import.meta.dirname, "../../fixtures/lab");
 
 /** A copy of the fixture exercise, with exercise.json changed by `edit`. */
 function copy(edit: (json: Record<string, unknown>) => void = () => {}) {
-  const root = mkdtempSync(join(tmpdir(), "lab-exercises-"));
+  const root = tempDir("exercises");
   cpSync(FIXTURE, root, { recursive: true });
   const file = join(root, "exercises/01-adder/exercise.json");
   const json = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;

@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "vitest";
+import { expect, onTestFinished, test } from "vitest";
 import { alive, until } from "../../support/processes.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const root = join(import.meta.dirname, "../../..");
 const fixture = join(root, "test/fixtures/lab");
 
 test("a worker stuck in while (true) dies when the process that owns the runner is killed with SIGKILL", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "lab-orphan-"));
+  const dir = tempDir("orphan");
   const pidFile = join(dir, "worker.pid");
   const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
   const learner = join(dir, "01-adder.ts");
@@ -23,7 +23,10 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
     const [adder] = loadExercises(${JSON.stringify(join(fixture, "exercises"))}, ${JSON.stringify(join(fixture, "solutions"))});
     const runner = await Runner.create({ timeoutSeconds: 60 });
     await runner.run({ exercise: adder, implFile: ${JSON.stringify(learner)} });`;
-  const owner = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
+  // Killed, the owner never removes its runner's scratch folder or vitest's transform copies:
+  // TMPDIR puts both in `dir`.
+  const owner = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore", env: { ...process.env, TMPDIR: dir } });
+  onTestFinished(() => void owner.kill("SIGKILL"));
   expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 30_000)).toBe(true);
   const worker = Number(readFileSync(pidFile, "utf8"));
   expect(alive(worker)).toBe(true);

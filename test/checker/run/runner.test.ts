@@ -1,10 +1,10 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/run/exercises.js";
 import type { RunEvent } from "../../../checker/run/result.js";
 import { Runner } from "../../../checker/run/runner.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const fixture = join(import.meta.dirname, "../../fixtures/lab");
 const adder = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"))[0]!;
@@ -22,7 +22,7 @@ function learnerFile(name: string, source: string, dir = work): string {
 
 beforeAll(async () => {
   runner = await Runner.create({ timeoutSeconds: LIMIT_SECONDS });
-  work = mkdtempSync(join(tmpdir(), "lab-runner-test-"));
+  work = tempDir("runner-test");
 });
 afterAll(() => runner.close());
 
@@ -138,20 +138,20 @@ describe("learner code that misbehaves", () => {
 
 describe("one instance of @anthropic-ai/sdk for test and learner", () => {
   test("a file outside the lab, with no node_modules near it, sees the test's error classes", async () => {
-    const file = learnerFile("01-adder.ts", solution, mkdtempSync(join(tmpdir(), "lab-elsewhere-")));
+    const file = learnerFile("01-adder.ts", solution, tempDir("elsewhere"));
     const result = await runner.run({ exercise: adder, implFile: file });
     expect(result.tests[2]).toMatchObject({ state: "passed" });
   });
 
   test("a file whose folder has its own copy of the SDK still gets the lab's copy", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lab-own-sdk-"));
+    const dir = tempDir("own-sdk");
     cpSync(join(import.meta.dirname, "../../../node_modules/@anthropic-ai/sdk"), join(dir, "node_modules/@anthropic-ai/sdk"), { recursive: true });
     const result = await runner.run({ exercise: adder, implFile: learnerFile("01-adder.ts", solution, dir) });
     expect(result.tests[2]).toMatchObject({ state: "passed" });
   });
 
   test('a file in a "type": "commonjs" package sees the same classes too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lab-cjs-"));
+    const dir = tempDir("cjs");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "commonjs" }));
     const result = await runner.run({ exercise: adder, implFile: learnerFile("01-adder.ts", solution, dir) });
     expect(result.tests[2]).toMatchObject({ state: "passed" });

@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { bundledSdkFile, SDK_BUNDLE_DIR } from "../../../checker/run/sdk-bundle.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const bundle = (rel: string) => import(pathToFileURL(join(SDK_BUNDLE_DIR, rel)).href);
-const dir = mkdtempSync(join(tmpdir(), "lab-sdk-bundle-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("sdk-bundle");
 
 test("the bundle's entries, main and subpaths, share one set of classes", async () => {
   const [main, error, coreError, messages] = await Promise.all([bundle("index.mjs"), bundle("error.mjs"), bundle("core/error.mjs"), bundle("resources/messages/messages.mjs")]);

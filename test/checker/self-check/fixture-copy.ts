@@ -1,13 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadExercises, type Exercise } from "../../../checker/run/exercises.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const FIXTURE = join(import.meta.dirname, "../../fixtures/lab");
 
-/** A private copy of the fixture exercise, optionally with one hidden test deleted. */
+/** A private copy of the fixture exercise, optionally with one hidden test deleted; removed after the test. */
 export function fixtureCopy(options: { withoutTest?: string; stubSource?: string } = {}): Exercise {
-  const root = mkdtempSync(join(tmpdir(), "lab-self-check-"));
+  const root = tempDir("self-check");
   cpSync(FIXTURE, root, { recursive: true });
   const exercise = loadExercises(join(root, "exercises"), join(root, "solutions"))[0]!;
   if (options.withoutTest) {

@@ -1,16 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { captureIo } from "../../support/io.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 let cwd: string;
 beforeEach(() => {
-  cwd = mkdtempSync(join(tmpdir(), "lab-program-"));
+  cwd = tempDir("program");
   writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws" };\n`);
 });
-afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
 test("lab with no command is lab list", async () => {
   const bare = captureIo(cwd);

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { checkCommand } from "../../../src/commands/check.js";
 import { CONTEXT_MESSAGES } from "../../../src/commands/context.js";
 import { captureIo } from "../../support/io.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const root = join(import.meta.dirname, "../../..");
 const fixture = join(root, "test/fixtures/lab");
@@ -14,7 +14,7 @@ const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
 
 /** A folder with its own lab.config.ts, so the workspace and time limit are the test's. */
 function project(timeoutSeconds = 10) {
-  const cwd = mkdtempSync(join(tmpdir(), "lab-check-"));
+  const cwd = tempDir("check");
   writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: ${timeoutSeconds} };\n`);
   mkdirSync(join(cwd, "ws"));
   return { cwd, file: join(cwd, "ws/01-adder.ts") };
@@ -93,7 +93,7 @@ describe("lab check as a process, on the real exercise 1", () => {
 describe("an exercise folder that does not load", () => {
   test("is named once on stderr and left out, and the other exercises still run", async () => {
     const { cwd } = project();
-    const exercises = mkdtempSync(join(tmpdir(), "lab-half-written-"));
+    const exercises = tempDir("half-written");
     cpSync(join(fixture, "exercises/01-adder"), join(exercises, "01-adder"), { recursive: true });
     mkdirSync(join(exercises, "02-half-written"));
     const io = captureIo(cwd);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { hintCommand } from "../../../src/commands/hint.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { canMakeReadOnly, makeReadOnly } from "../progress/read-only.js";
@@ -6,7 +6,6 @@ import { err, FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
 beforeEach(() => void (dir = labDir()));
-afterEach(() => dir.remove());
 
 const hint = async () => {
   const io = dir.io();

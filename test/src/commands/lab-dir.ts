@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tempDir } from "../../support/temp-dir.js";
 import { fakeIo } from "../screen/streams.js";
 
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
@@ -8,9 +8,9 @@ const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 /** The fixture exercises, as commands take them instead of the real ones. */
 export const FIXTURE_PATHS = { root: resolve(fixtures, "../../.."), exercises: join(fixtures, "exercises"), solutions: join(fixtures, "solutions") };
 
-/** A temp folder with its own lab.config.ts (workspace ./ws), used as the cwd of a command. */
+/** A temp folder with its own lab.config.ts (workspace ./ws), used as the cwd of a command; removed after the test. */
 export function labDir(config = `export default { workspace: "./ws" };\n`) {
-  const cwd = mkdtempSync(join(tmpdir(), "lab-cmd-"));
+  const cwd = tempDir("cmd");
   writeFileSync(join(cwd, "lab.config.ts"), config);
   const workspace = join(cwd, "ws");
   return {
@@ -20,7 +20,6 @@ export function labDir(config = `export default { workspace: "./ws" };\n`) {
     labFile: (name: string) => join(workspace, ".lab", name),
     mkLab: () => mkdirSync(join(workspace, ".lab"), { recursive: true }),
     io: (tty = false) => fakeIo({ tty, cwd }),
-    remove: () => rmSync(cwd, { recursive: true, force: true }),
   };
 }
 

@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { listCommand } from "../../../src/commands/list.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
 beforeEach(() => void (dir = labDir()));
-afterEach(() => dir.remove());
 
 const list = async () => {
   const io = dir.io();

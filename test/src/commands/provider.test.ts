@@ -1,17 +1,17 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { PROVIDER_MESSAGES } from "../../../src/commands/provider.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const bin = join(import.meta.dirname, "../../../bin/lab.js");
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((c) => c.kill("SIGKILL")));
 
-function lab(args: string[], cwd = mkdtempSync(join(tmpdir(), "lab-provider-cmd-"))) {
+function lab(args: string[], cwd = tempDir("provider-cmd")) {
   const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
@@ -75,7 +75,7 @@ describe("lab provider", () => {
   });
 
   test("loads a user's scenario file and writes every exchange to a JSONL log", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "lab-provider-cmd-"));
+    const cwd = tempDir("provider-cmd");
     writeFileSync(
       join(cwd, "mine.ts"),
       `import { defineScenario, text } from "harness-lab/scenarios";\n` +
@@ -97,7 +97,7 @@ describe("lab provider", () => {
   });
 
   test("a scenario file without scenarios is refused in one sentence", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "lab-provider-cmd-"));
+    const cwd = tempDir("provider-cmd");
     writeFileSync(join(cwd, "empty.ts"), "export default [];\n");
     const run = lab(["provider", "--port", "0", "--scenarios", "empty.ts"], cwd);
     expect(await run.exited).toBe(1);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { RESET_MESSAGES, resetCommand } from "../../../src/commands/reset.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { until } from "../screen/streams.js";
@@ -15,7 +15,6 @@ beforeEach(() => {
   mkdirSync(dir.workspace);
   writeFileSync(dir.file(), "my work");
 });
-afterEach(() => dir.remove());
 
 test("--yes backs the file up with a timestamp, puts the stub back and records the reset", async () => {
   const io = dir.io();

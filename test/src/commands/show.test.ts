@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { showCommand } from "../../../src/commands/show.js";
 import { FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
 beforeEach(() => void (dir = labDir()));
-afterEach(() => dir.remove());
 
 test("without options: where the file is and what there is to see", async () => {
   const io = dir.io();

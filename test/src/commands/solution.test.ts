@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { solutionCommand } from "../../../src/commands/solution.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
 beforeEach(() => void (dir = labDir()));
-afterEach(() => dir.remove());
 
 const solution = readFileSync(`${FIXTURE_PATHS.solutions}/01-adder.ts`, "utf8");
 const progress = () => new ProgressStore(dir.workspace, () => {});

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { startCommand } from "../../../src/commands/start.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { canMakeReadOnly, makeReadOnly } from "../progress/read-only.js";
@@ -8,7 +8,6 @@ import { err, FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
 beforeEach(() => void (dir = labDir()));
-afterEach(() => dir.remove());
 
 const stub = readFileSync(join(FIXTURE_PATHS.exercises, "01-adder/stub.ts"), "utf8");
 const solution = readFileSync(join(FIXTURE_PATHS.solutions, "01-adder.ts"), "utf8");

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
 import { DEFAULT_CONFIG } from "../../../src/config/schema.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 function project(config?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "lab-config-"));
+  const dir = tempDir("config");
   if (config !== undefined) writeFileSync(join(dir, "lab.config.ts"), config);
   return dir;
 }

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { drillCommand } from "../../../src/commands/drill.js";
 import { listCommand } from "../../../src/commands/list.js";
@@ -9,7 +9,6 @@ import { err, FIXTURE_PATHS, labDir, out } from "../commands/lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;
 beforeEach(() => void (dir = labDir()));
-afterEach(() => dir.remove());
 
 const solution = readFileSync(join(FIXTURE_PATHS.solutions, "01-adder.ts"), "utf8");
 const line = (over: object) => JSON.stringify({ exercise: 1, seconds: 300, passed: true, lines: 20, runs: 3, at: "2026-03-01T10:00:00.000Z", ...over });

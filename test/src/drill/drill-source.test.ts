@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseSync } from "rolldown/utils";
 import ts from "typescript";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/run/exercises.js";
 import { createDrillFile, drillFiles } from "../../../src/drill/drill-files.js";
 import { drillSource } from "../../../src/drill/drill-source.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../../..");
 const exercises = loadExercises(join(root, "exercises"), join(root, "solutions"));
@@ -174,8 +174,7 @@ export default function main(): void {
 
 describe("drill files: a new name each attempt, the exercise's own file untouched", () => {
   let workspace: string;
-  beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-drill-files-"))));
-  afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+  beforeEach(() => void (workspace = tempDir("drill-files")));
 
   test("attempt 1, then 2, each a fresh file under drills/; the workspace file stays as it was", () => {
     const own = join(workspace, fixture.fileName);

@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { appendRecord, HISTORY_MESSAGES, readHistory, type DrillRecord } from "../../../src/drill/history.js";
 import { bestDrillSeconds, drillsFile } from "../../../src/progress/drills.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 let workspace: string;
-beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-drill-history-"))));
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+beforeEach(() => void (workspace = tempDir("drill-history")));
 
 const record = (over: Partial<DrillRecord> = {}): DrillRecord => ({
   exercise: 1,

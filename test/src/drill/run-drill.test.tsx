@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { loadExercises, type Exercise } from "../../../checker/run/exercises.js";
 import type { RunResult } from "../../../checker/run/result.js";
 import type { DrillSession } from "../../../src/drill/run-drill.js";
 import { drillsFile } from "../../../src/progress/drills.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
 import type { SessionEvent, SessionListener } from "../../../src/watch/watch-session.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { failed, passed, result } from "../screen/fixtures.js";
 import { fakeIo, until } from "../screen/streams.js";
 
@@ -24,8 +24,7 @@ const green = result([passed("adds two numbers (off-by-one bug)"), passed("asks 
 const halfway = solution.replace(/(export async function echoSum[^{]*\{)[\s\S]*$/, '$1\n  throw new Error("not yet");\n}\n');
 
 let workspace: string;
-beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-drill-"))));
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+beforeEach(() => void (workspace = tempDir("drill")));
 
 /**
  * A drill on a fake terminal, driven by hand: `clock` is the drill's clock (ms), `emit` plays

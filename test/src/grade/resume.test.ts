@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { GRADE_NOTES } from "../../../src/grade/messages.js";
-import { classCopy, GOOD_LEARNERS, gradeChild, jsonWithoutMs, learnerResults, resultLines, waitFor, withoutMs, type ChildRun } from "./support.js";
+import { classCopy, GOOD_LEARNERS, gradeChild, jsonWithoutMs, learnerResults, resultLines, tempDir, waitFor, withoutMs, type ChildRun } from "./support.js";
 import { alive } from "../../support/processes.js";
 
 // Good learners plus three that error or time out, so a grading takes long enough to cut.
@@ -42,7 +42,14 @@ beforeAll(async () => {
 describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way with %s, then run again", (signal) => {
   test("the second run grades only the pairs the first did not finish, and the table is the uninterrupted one", async () => {
     const dir = classCopy(LEARNERS);
-    const { child, done } = gradeChild(dir, { ...FLAGS, jobs: "1" });
+    // A grader killed with SIGKILL cannot remove its scratch folder: TMPDIR puts it in one that is removed.
+    const env = signal === "SIGKILL" ? { ...process.env, TMPDIR: tempDir("killed") } : process.env;
+    const { child, done } = gradeChild(dir, { ...FLAGS, jobs: "1" }, { env });
+    // Should the test fail before the kill, the grader must stop writing before its folders go.
+    onTestFinished(async () => {
+      child.kill(signal);
+      await done;
+    });
     await waitFor(() => ranIn(dir) >= 2, 60_000, "two graded pairs");
     const workers = childrenOf(child.pid!);
     child.kill(signal);

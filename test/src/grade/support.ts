@@ -1,14 +1,14 @@
 /** Shared by the grading tests: the fixture class, temp copies of it, and ways to run lab grade. */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { afterAll } from "vitest";
 import { gradeCommand } from "../../../src/commands/grade.js";
 import type { Signals } from "../../../src/grade/grade-class.js";
 import type { GradeFlags } from "../../../src/grade/options.js";
 import { captureIo } from "../../support/io.js";
+import { tempDir as labTempDir } from "../../support/temp-dir.js";
 
 export const ROOT = join(import.meta.dirname, "../../..");
 export const FIXTURE = join(ROOT, "test/fixtures/class");
@@ -17,17 +17,8 @@ export const CHILD = join(import.meta.dirname, "grade-child.mjs");
 export const GOOD_LEARNERS = ["ada", "ben", "cy", "dee", "eve"];
 export const HOSTILE_LEARNERS = readdirSync(join(FIXTURE, "hostile")).sort();
 
-const made: string[] = [];
-afterAll(() => {
-  for (const path of made) rmSync(path, { recursive: true, force: true });
-});
-
-/** A new temp folder, removed when the test file is done. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `lab-grade-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
+/** A new temp folder, removed when the test that made it is done (made outside a test: the file). */
+export const tempDir = (prefix: string) => labTempDir(`grade-${prefix}`);
 
 /** A temp class folder holding copies of the named learners from learners/ and hostile/. */
 export function classCopy(learners: string[] = GOOD_LEARNERS): string {

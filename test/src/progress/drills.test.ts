@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { bestDrillSeconds, drillsFile, formatSeconds, parseDrillLine } from "../../../src/progress/drills.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 let workspace: string;
-beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-drills-"))));
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+beforeEach(() => void (workspace = tempDir("drills")));
 
 test("no drill history is null, so the column can be left out", () => {
   expect(bestDrillSeconds(workspace)).toBeNull();

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { PROGRESS_MESSAGES, ProgressStore } from "../../../src/progress/progress-store.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { canMakeReadOnly, makeReadOnly } from "./read-only.js";
 
 let workspace: string;
@@ -11,10 +11,9 @@ const at = new Date("2026-03-01T10:22:05.123Z");
 const store = () => new ProgressStore(workspace, (s) => warnings.push(s), () => at);
 
 beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), "lab-progress-"));
+  workspace = tempDir("progress");
   warnings = [];
 });
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
 test("a missing file is empty progress, and an update writes it, leaving no temp file behind", () => {
   const progress = store();

@@ -1,7 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { tempDir } from "../../support/temp-dir.js";
 
 /**
  * Makes `dir` really read-only: chmod for a normal user; root ignores modes, so as root the
@@ -27,9 +27,8 @@ export function makeReadOnly(dir: string): (() => void) | null {
 
 /** Whether this machine can make a folder read-only for this process (tests that need it run only then). */
 export function canMakeReadOnly(): boolean {
-  const probe = mkdtempSync(join(tmpdir(), "lab-ro-probe-"));
+  const probe = tempDir("ro-probe");
   const undo = makeReadOnly(probe);
   undo?.();
-  rmSync(probe, { recursive: true, force: true });
   return undo !== null;
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/run/exercises.js";
 import { backupsDir, ensureFromStub, resetToStub, WORKSPACE_MESSAGES, WorkspaceWriteError } from "../../../src/progress/workspace-files.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { canMakeReadOnly, makeReadOnly } from "./read-only.js";
 
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
@@ -14,11 +14,10 @@ let workspace: string;
 let file: string;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "lab-ws-"));
+  root = tempDir("ws");
   workspace = join(root, "ws");
   file = join(workspace, exercise.fileName);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 test("the learner's file is created from the stub, in a workspace made on demand, and never overwritten", () => {
   expect(ensureFromStub(exercise, file, workspace)).toBe(true);

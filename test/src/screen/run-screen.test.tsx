@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/run/exercises.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
 import { initialScreenState } from "../../../src/screen/screen-state.js";
 import { createScreenStore } from "../../../src/screen/screen-store.js";
 import type { SessionListener } from "../../../src/watch/watch-session.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { passed, result } from "./fixtures.js";
 import { fakeIo, until } from "./streams.js";
 
@@ -17,8 +17,7 @@ const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 const exercise = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
 let workspace: string;
 
-beforeEach(() => void (workspace = mkdtempSync(join(tmpdir(), "lab-screen-"))));
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+beforeEach(() => void (workspace = tempDir("screen")));
 
 function setUp(tty = true) {
   const io = fakeIo({ tty });

@@ -1,5 +1,4 @@
-import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import type { Exercise } from "../../../checker/run/exercises.js";
@@ -8,6 +7,7 @@ import type { FileWatchHandlers, WatchFile } from "../../../src/watch/file-watch
 import { SAVE_DEBOUNCE_MS } from "../../../src/watch/run-scheduler.js";
 import { SILENCE_CHECK_MS, statFile } from "../../../src/watch/silence-check.js";
 import { WatchSession, type SessionEvent } from "../../../src/watch/watch-session.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const exercise = { id: "01-adder", number: 1 } as Exercise;
 const result = (passed: number): RunResult => ({
@@ -201,7 +201,7 @@ test("close with stopRun kills the run in flight at once; plain close lets it fi
 });
 
 test("a save the watcher never reported, made during a run, is run next all the same", async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "lab-session-")), "01-adder.ts");
+  const file = join(tempDir("session"), "01-adder.ts");
   writeFileSync(file, "export const v = 1;\n");
   const { runner, session } = await started({ file });
   session.rerun();
@@ -217,7 +217,7 @@ test("a save the watcher never reported, made during a run, is run next all the 
 });
 
 test("the watcher's late report of a change the session already ran is no second run; a save after it still runs", async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "lab-session-")), "01-adder.ts");
+  const file = join(tempDir("session"), "01-adder.ts");
   writeFileSync(file, "export const v = 1;\n");
   const { runner, watch, session, events } = await started({ file, stat: statFile });
   session.rerun();
@@ -242,7 +242,7 @@ test("the watcher's late report of a change the session already ran is no second
 });
 
 test("a write reported twice, during its run or after it, runs once; a new write runs", async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "lab-session-")), "01-adder.ts");
+  const file = join(tempDir("session"), "01-adder.ts");
   writeFileSync(file, "export const v = 1;\n");
   const { runner, watch, session } = await started({ file, stat: statFile });
   watch.save();
