@@ -1,15 +1,107 @@
 /**
- * The o200k_base encoding every provider counts with, made the way gpt-tokenizer makes its
- * own (`GptEncoding.getEncodingApi`) but from ranks that load in a fraction of the time.
+ * The o200k_base encoding every provider counts with: text split with gpt-tokenizer's own
+ * o200k pattern, each piece byte-pair merged over the table in o200k-table.ts. Special tokens
+ * do not exist here: a prompt is text, and "<|endoftext|>" in one is counted as the
+ * characters it is. A test holds encode() equal to gpt-tokenizer's on varied text.
  */
-import { GptEncoding } from "gpt-tokenizer/GptEncoding";
-import { loadRanks } from "./o200k-ranks.js";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+import { NOT_A_TOKEN, rankOf, tokenBytes } from "./bpe-table.js";
+import { loadTable } from "./o200k-table.js";
 
-const encoding = GptEncoding.getEncodingApi("o200k_base", () => loadRanks().ranks);
+const { table } = loadTable();
+const utf8 = new TextEncoder();
 
-/** Prompts are text: "<|endoftext|>" in one is counted as the characters it is, never refused. */
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+/** The current piece's UTF-8 bytes; grown as pieces need. */
+let scratch = new Uint8Array(256);
 
-export const countTokens = (text: string): number => encoding.countTokens(text, PLAIN_TEXT);
-export const encode = (text: string): number[] => encoding.encode(text, PLAIN_TEXT);
-export const decode = (tokens: number[]): string => encoding.decode(tokens);
+function pieceToScratch(piece: string): number {
+  if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
+  return utf8.encodeInto(piece, scratch).written;
+}
+
+/** Merged pieces already seen, as gpt-tokenizer keeps them; forgotten wholesale when full. */
+const merged = new Map<string, number[]>();
+const MERGED_LIMIT = 100_000;
+
+const rankOrInfinity = (from: number, to: number | undefined): number => {
+  if (to === undefined) return Infinity;
+  const rank = rankOf(table, scratch, from, to);
+  return rank === NOT_A_TOKEN ? Infinity : rank;
+};
+
+/**
+ * Byte-pair merging of `scratch[0..length)`: start from single bytes and, while any adjacent
+ * pair is a token, merge the pair with the lowest rank (the leftmost one on a tie).
+ */
+function mergeScratch(length: number): number[] {
+  const starts = Array.from({ length: length + 1 }, (_, i) => i);
+  // pairRanks[i]: the rank of parts i and i + 1 joined.
+  const pairRanks = starts.map((from, i) => rankOrInfinity(from, starts[i + 2]));
+  while (starts.length > 1) {
+    let lowest = Infinity;
+    let at = -1;
+    for (let i = 0; i < pairRanks.length - 1; i++) {
+      if (pairRanks[i]! < lowest) {
+        lowest = pairRanks[i]!;
+        at = i;
+      }
+    }
+    if (at === -1) break;
+    starts.splice(at + 1, 1);
+    pairRanks.splice(at, 1);
+    pairRanks[at] = rankOrInfinity(starts[at]!, starts[at + 2]);
+    if (at > 0) pairRanks[at - 1] = rankOrInfinity(starts[at - 1]!, starts[at + 1]);
+  }
+  const tokens: number[] = [];
+  for (let i = 0; i < starts.length - 1; i++) {
+    const rank = rankOf(table, scratch, starts[i]!, starts[i + 1]!);
+    // Every single byte is a token, so merging never leaves anything else.
+    if (rank === NOT_A_TOKEN) throw new Error("o200k_base has no token for a byte it should cover.");
+    tokens.push(rank);
+  }
+  return tokens;
+}
+
+/** Calls `each` with the tokens of every piece of `text`, in order. */
+function forEachPiece(text: string, each: (tokens: number[] | number) => void): void {
+  for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
+    const length = pieceToScratch(piece);
+    const whole = rankOf(table, scratch, 0, length);
+    if (whole !== NOT_A_TOKEN) {
+      each(whole);
+      continue;
+    }
+    let tokens = merged.get(piece);
+    if (!tokens) {
+      tokens = mergeScratch(length);
+      if (merged.size >= MERGED_LIMIT) merged.clear();
+      merged.set(piece, tokens);
+    }
+    each(tokens);
+  }
+}
+
+export function encode(text: string): number[] {
+  const out: number[] = [];
+  forEachPiece(text, (tokens) => (typeof tokens === "number" ? out.push(tokens) : out.push(...tokens)));
+  return out;
+}
+
+export function countTokens(text: string): number {
+  let count = 0;
+  forEachPiece(text, (tokens) => (count += typeof tokens === "number" ? 1 : tokens.length));
+  return count;
+}
+
+/** The text of `tokens`; a character cut in half at the end (by truncation) is left out. */
+export function decode(tokens: readonly number[]): string {
+  const parts = tokens.map((rank) => {
+    const bytes = tokenBytes(table, rank);
+    if (!bytes) throw new Error(`${rank} is not an o200k_base token.`);
+    return bytes;
+  });
+  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((offset, part) => (all.set(part, offset), offset + part.length), 0);
+  // In streaming mode an incomplete last character waits for bytes that never come.
+  return new TextDecoder().decode(all, { stream: true });
+}
