@@ -103,6 +103,8 @@ export class SpareProcesses {
 
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
     const child = spawnWorker(spec, this.preload, spare && this.warm);
+    // A spare that dies just before a run takes it breaks this pipe; its exit reports the death.
+    child.stdin?.on("error", () => {});
     this.live.add(child);
     child.once("exit", () => {
       this.live.delete(child);

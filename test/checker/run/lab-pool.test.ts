@@ -1,10 +1,13 @@
 import { EventEmitter } from "node:events";
+import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
 import { labPool, SpareProcesses } from "../../../checker/run/lab-pool.js";
 import { labPaths } from "../../../checker/paths.js";
+import { until } from "../../support/processes.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const vitestDist = dirname(createRequire(import.meta.url).resolve("vitest/package.json")) + "/dist";
 const noWatchdog = { started() {}, died() {}, finished() {} };
@@ -59,4 +62,24 @@ test("a worker that exits late, after reporting its file, leaves the watchdog of
   await stopping;
   spares.killAll();
   expect(calls).toEqual(["started /lab/hidden.test.ts", "finished /lab/hidden.test.ts", "started /lab/hidden.test.ts"]);
+});
+
+test("taking a spare whose stdin is already closed (it is dying) is no uncaught EPIPE in lab", async () => {
+  const dir = tempDir("closed-stdin");
+  const closed = join(dir, "closed");
+  const preload = join(dir, "preload.mjs");
+  // What a process that just died looks like from here, before its exit is reaped: a broken pipe.
+  writeFileSync(preload, `import { closeSync, writeFileSync } from "node:fs";\ncloseSync(0);\nwriteFileSync(${JSON.stringify(closed)}, "");\nsetInterval(() => {}, 1000);\n`);
+  const spares = new SpareProcesses(preload);
+  const spec = spares.specFor(poolOptions() as never);
+  spares.refill(spec);
+  expect(await until(() => existsSync(closed), 10_000)).toBe(true);
+  const uncaught: unknown[] = [];
+  const onUncaught = (err: unknown) => uncaught.push(err);
+  process.on("uncaughtException", onUncaught);
+  spares.take(spec);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  process.off("uncaughtException", onUncaught);
+  spares.killAll();
+  expect(uncaught).toEqual([]);
 });
