@@ -50,17 +50,39 @@ function publicModules(root: string): Record<string, string> {
   return input;
 }
 
+/** What both passes over the package share. */
+const COMMON = { external: OPTIONAL_PEERS, platform: "node" as const, logLevel: "silent" as const };
+
+/**
+ * The modules the main entry imports statically, all of which go to the one shared chunk.
+ * What it imports only dynamically (the Node built-ins behind credentials and tools: child
+ * processes, readline, worker threads) stays in chunks of its own, loaded when used.
+ */
+async function staticCore(sdkRoot: string): Promise<Set<string>> {
+  const { build } = await import("rolldown");
+  const { output } = await build({ ...COMMON, input: { index: join(sdkRoot, "index.mjs") }, write: false });
+  const chunks = new Map(output.flatMap((file) => (file.type === "chunk" ? [[file.fileName, file] as const] : [])));
+  const core = new Set<string>();
+  const seen = new Set<string>();
+  const reach = (name: string) => {
+    const chunk = chunks.get(name);
+    if (!chunk || seen.has(name)) return;
+    seen.add(name);
+    chunk.moduleIds.forEach((id) => core.add(id));
+    chunk.imports.forEach(reach);
+  };
+  for (const chunk of chunks.values()) if (chunk.isEntry) reach(chunk.fileName);
+  return core;
+}
+
 /** Builds the bundle from the installed SDK into `outDir` (run by `npm run build`). */
 export async function bundleSdk(sdkRoot: string, outDir = SDK_BUNDLE_DIR): Promise<{ entries: number }> {
   const { build } = await import("rolldown");
-  const common = { external: OPTIONAL_PEERS, platform: "node" as const, logLevel: "silent" as const };
-  // First pass: which modules the main entry pulls in; they all go to the one shared chunk.
-  const main = await build({ ...common, input: { index: join(sdkRoot, "index.mjs") }, output: { codeSplitting: false }, write: false });
-  const core = new Set(main.output[0].moduleIds);
+  const core = await staticCore(sdkRoot);
   const input = publicModules(sdkRoot);
   rmSync(outDir, { recursive: true, force: true });
   await build({
-    ...common,
+    ...COMMON,
     input,
     preserveEntrySignatures: "strict",
     output: {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -29,4 +30,13 @@ test("an SDK module file maps to its bundled copy; anything else, or a file the 
   expect(bundledSdkFile(join(sdk, "core/uploads.mjs"), copy)).toBe(join(sdk, "core/uploads.mjs"));
   expect(bundledSdkFile(join(sdk, "core/error.js"), copy)).toBe(join(sdk, "core/error.js"));
   expect(bundledSdkFile(join(dir, "elsewhere/core/error.mjs"), copy)).toBe(join(dir, "elsewhere/core/error.mjs"));
+});
+
+test("loading the bundle's main entry starts none of the Node built-ins the SDK imports only when used", () => {
+  // A fresh process, as a worker: what the SDK imports dynamically (credentials, tools) must stay lazy.
+  const script = `const before = new Set(process.moduleLoadList);
+await import(${JSON.stringify(pathToFileURL(join(SDK_BUNDLE_DIR, "index.mjs")).href)});
+console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`;
+  const loaded: string[] = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
+  for (const builtin of ["child_process", "readline", "worker_threads"]) expect(loaded).not.toContain(`NativeModule ${builtin}`);
 });
