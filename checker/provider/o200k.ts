@@ -16,12 +16,22 @@ let scratch = new Uint8Array(256);
 
 function pieceToScratch(piece: string): number {
   if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
-  return utf8.encodeInto(piece, scratch).written;
+  // Most pieces are ASCII, and copying char codes beats a call into the encoder.
+  for (let i = 0; i < piece.length; i++) {
+    const code = piece.charCodeAt(i);
+    if (code >= 0x80) return utf8.encodeInto(piece, scratch).written;
+    scratch[i] = code;
+  }
+  return piece.length;
 }
 
-/** Merged pieces already seen, as gpt-tokenizer keeps them; forgotten wholesale when full. */
-const merged = new Map<string, number[]>();
-const MERGED_LIMIT = 100_000;
+/**
+ * The tokens of every piece seen so far (a rank, or the ranks it merges into): prompts repeat
+ * their words turn after turn, and a Map hit is cheaper than hashing the bytes again in a
+ * process too short-lived for that code to be optimized. Forgotten wholesale when full.
+ */
+const seen = new Map<string, number | number[]>();
+const SEEN_LIMIT = 100_000;
 
 const rankOrInfinity = (from: number, to: number | undefined): number => {
   if (to === undefined) return Infinity;
@@ -62,20 +72,20 @@ function mergeScratch(length: number): number[] {
   return tokens;
 }
 
+function tokensOf(piece: string): number | number[] {
+  const length = pieceToScratch(piece);
+  const whole = rankOf(table, scratch, 0, length);
+  return whole === NOT_A_TOKEN ? mergeScratch(length) : whole;
+}
+
 /** Calls `each` with the tokens of every piece of `text`, in order. */
 function forEachPiece(text: string, each: (tokens: number[] | number) => void): void {
   for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
-    const length = pieceToScratch(piece);
-    const whole = rankOf(table, scratch, 0, length);
-    if (whole !== NOT_A_TOKEN) {
-      each(whole);
-      continue;
-    }
-    let tokens = merged.get(piece);
-    if (!tokens) {
-      tokens = mergeScratch(length);
-      if (merged.size >= MERGED_LIMIT) merged.clear();
-      merged.set(piece, tokens);
+    let tokens = seen.get(piece);
+    if (tokens === undefined) {
+      tokens = tokensOf(piece);
+      if (seen.size >= SEEN_LIMIT) seen.clear();
+      seen.set(piece, tokens);
     }
     each(tokens);
   }
