@@ -28,10 +28,12 @@ function pieceToScratch(piece: string): number {
 /**
  * The tokens of every piece seen so far (a rank, or the ranks it merges into): prompts repeat
  * their words turn after turn, and a Map hit is cheaper than hashing the bytes again in a
- * process too short-lived for that code to be optimized. Forgotten wholesale when full.
+ * process too short-lived for that code to be optimized. Forgotten wholesale once its pieces
+ * add up to SEEN_CHARS, so it stays a few MB whatever a long-running provider is sent.
  */
 const seen = new Map<string, number | number[]>();
-const SEEN_LIMIT = 100_000;
+const SEEN_CHARS = 2_000_000;
+let seenChars = 0;
 
 const rankOrInfinity = (from: number, to: number | undefined): number => {
   if (to === undefined) return Infinity;
@@ -84,8 +86,12 @@ function forEachPiece(text: string, each: (tokens: number[] | number) => void): 
     let tokens = seen.get(piece);
     if (tokens === undefined) {
       tokens = tokensOf(piece);
-      if (seen.size >= SEEN_LIMIT) seen.clear();
+      if (seenChars + piece.length > SEEN_CHARS) {
+        seen.clear();
+        seenChars = 0;
+      }
       seen.set(piece, tokens);
+      seenChars += piece.length;
     }
     each(tokens);
   }
