@@ -1,10 +1,10 @@
 import { EventEmitter } from "node:events";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
-import { labPool, SpareProcesses } from "../../../checker/run/lab-pool.js";
+import { labPool, SpareProcesses, YOUNG_GENERATION_MB } from "../../../checker/run/lab-pool.js";
 import { labPaths } from "../../../checker/paths.js";
 import { until } from "../../support/processes.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -82,4 +82,16 @@ test("taking a spare whose stdin is already closed (it is dying) is no uncaught 
   process.off("uncaughtException", onUncaught);
   spares.killAll();
   expect(uncaught).toEqual([]);
+});
+
+test("a worker starts with a young generation large enough that a run allocates without collecting", async () => {
+  const dir = tempDir("young-generation");
+  const report = join(dir, "new-space");
+  const preload = join(dir, "preload.mjs");
+  writeFileSync(preload, `import { writeFileSync } from "node:fs";\nimport { getHeapSpaceStatistics } from "node:v8";\nwriteFileSync(${JSON.stringify(report)}, String(getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size));\n`);
+  const spares = new SpareProcesses(preload);
+  spares.refill(spares.specFor(poolOptions() as never));
+  expect(await until(() => existsSync(report) && readFileSync(report, "utf8") !== "", 10_000)).toBe(true);
+  spares.killAll();
+  expect(Number(readFileSync(report, "utf8"))).toBe(YOUNG_GENERATION_MB * 1024 * 1024);
 });
