@@ -7,6 +7,7 @@
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { NOT_A_TOKEN, rankOf, tokenBytes } from "./bpe-table.js";
 import { loadTable } from "./o200k-table.js";
+import { TextMemo } from "./text-memo.js";
 
 const { table } = loadTable();
 const utf8 = new TextEncoder();
@@ -28,12 +29,10 @@ function pieceToScratch(piece: string): number {
 /**
  * The tokens of every piece seen so far (a rank, or the ranks it merges into): prompts repeat
  * their words turn after turn, and a Map hit is cheaper than hashing the bytes again in a
- * process too short-lived for that code to be optimized. Forgotten wholesale once its pieces
- * add up to SEEN_CHARS, so it stays a few MB whatever a long-running provider is sent.
+ * process too short-lived for that code to be optimized. Bounded by characters, so it stays a
+ * few MB whatever a long-running provider is sent.
  */
-const seen = new Map<string, number | number[]>();
-const SEEN_CHARS = 2_000_000;
-let seenChars = 0;
+const seen = new TextMemo<number | number[]>(2_000_000);
 
 const rankOrInfinity = (from: number, to: number | undefined): number => {
   if (to === undefined) return Infinity;
@@ -85,12 +84,7 @@ function tokensOfPiece(piece: string): number | number[] {
   let tokens = seen.get(piece);
   if (tokens === undefined) {
     tokens = tokensOf(piece);
-    if (seenChars + piece.length > SEEN_CHARS) {
-      seen.clear();
-      seenChars = 0;
-    }
     seen.set(piece, tokens);
-    seenChars += piece.length;
   }
   return tokens;
 }

@@ -22,6 +22,7 @@
  * in size, not identical to the real API's.
  */
 import { countTokens } from "./o200k.js";
+import { TextMemo } from "./text-memo.js";
 import {
   blocksOf,
   toolResultText,
@@ -46,10 +47,8 @@ export interface Segment {
   cacheControl: CacheControl | null;
 }
 
-const memo = new Map<string, number>();
-/** The memo forgets everything once it holds this many characters of text (about 40 MB). */
-const MEMO_CHAR_LIMIT = 20_000_000;
-let memoChars = 0;
+/** Counts of segment texts; forgets everything once it holds 20,000,000 characters (about 40 MB). */
+const memo = new TextMemo<number>(20_000_000);
 const LONG_RUN_PATTERN = new RegExp(`\\S{${LONG_RUN + 1},}`, "g");
 
 function countPieces(text: string): number {
@@ -73,14 +72,7 @@ export function countText(text: string): number {
     if (hit !== undefined) return hit;
   }
   const n = countPieces(text);
-  if (cacheable) {
-    if (memoChars + text.length > MEMO_CHAR_LIMIT) {
-      memo.clear();
-      memoChars = 0;
-    }
-    memo.set(text, n);
-    memoChars += text.length;
-  }
+  if (cacheable) memo.set(text, n);
   return n;
 }
 
