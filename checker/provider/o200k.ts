@@ -66,8 +66,8 @@ function mergeScratch(length: number): number[] {
   const tokens: number[] = [];
   for (let i = 0; i < starts.length - 1; i++) {
     const rank = rankOf(table, scratch, starts[i]!, starts[i + 1]!);
-    // Every single byte is a token, so merging never leaves anything else.
-    if (rank === NOT_A_TOKEN) throw new Error("o200k_base has no token for a byte it should cover.");
+    // Each part is one byte or a pair merged because it was a token; every byte is one too.
+    if (rank === NOT_A_TOKEN) throw new Error("o200k_base is missing a token its own merge produced.");
     tokens.push(rank);
   }
   return tokens;
