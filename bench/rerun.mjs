@@ -5,7 +5,7 @@
 // worker is ready, as it is after a real save). Cold: `vitest run` of the same hidden test
 // file bound to the same implementation, as a fresh process, timed from spawn to exit.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { labPaths } from "../dist/checker/paths.js";
@@ -61,3 +61,4 @@ console.log(`exercise ${exercise.id}: ${warm.length} warm reruns, ${GAP_MS} ms a
 console.log(`warm rerun (save → result): median ${warmMedian.toFixed(0)} ms, min ${Math.min(...warm).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms`);
 console.log(`cold vitest run (spawn → exit): median of ${COLD_SAMPLES} ${coldMedian.toFixed(0)} ms`);
 console.log(`ratio warm / cold: ${(warmMedian / coldMedian).toFixed(3)} (target ≤ 0.25); target median ≤ 150 ms: ${warmMedian <= 150 ? "met" : "NOT met"}`);
+rmSync(dir, { recursive: true, force: true });
