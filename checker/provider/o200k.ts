@@ -128,8 +128,6 @@ export function decode(tokens: readonly number[]): string {
     if (!bytes) throw new Error(`${rank} is not an o200k_base token.`);
     return bytes;
   });
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  parts.reduce((offset, part) => (all.set(part, offset), offset + part.length), 0);
   // In streaming mode an incomplete last character waits for bytes that never come.
-  return new TextDecoder().decode(all, { stream: true });
+  return new TextDecoder().decode(Buffer.concat(parts), { stream: true });
 }
