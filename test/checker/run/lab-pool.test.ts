@@ -64,16 +64,25 @@ test("a worker that exits late, after reporting its file, leaves the watchdog of
   expect(calls).toEqual(["started /lab/hidden.test.ts", "finished /lab/hidden.test.ts", "started /lab/hidden.test.ts"]);
 });
 
-test("taking a spare whose stdin is already closed (it is dying) is no uncaught EPIPE in lab", async () => {
-  const dir = tempDir("closed-stdin");
-  const closed = join(dir, "closed");
-  const preload = join(dir, "preload.mjs");
-  // What a process that just died looks like from here, before its exit is reaped: a broken pipe.
-  writeFileSync(preload, `import { closeSync, writeFileSync } from "node:fs";\ncloseSync(0);\nwriteFileSync(${JSON.stringify(closed)}, "");\nsetInterval(() => {}, 1000);\n`);
-  const spares = new SpareProcesses(preload);
+/**
+ * A spare forked with `preload` as its only preload, once the preload has written `marker`
+ * (the file the preload's source names as MARKER).
+ */
+async function spareWith(preload: string): Promise<{ spares: SpareProcesses; spec: ReturnType<SpareProcesses["specFor"]>; marker: string }> {
+  const dir = tempDir("spare");
+  const marker = join(dir, "marker");
+  const file = join(dir, "preload.mjs");
+  writeFileSync(file, preload.replace("MARKER", JSON.stringify(marker)));
+  const spares = new SpareProcesses(file);
   const spec = spares.specFor(poolOptions() as never);
   spares.refill(spec);
-  expect(await until(() => existsSync(closed), 10_000)).toBe(true);
+  expect(await until(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", 10_000)).toBe(true);
+  return { spares, spec, marker };
+}
+
+test("taking a spare whose stdin is already closed (it is dying) is no uncaught EPIPE in lab", async () => {
+  // What a process that just died looks like from here, before its exit is reaped: a broken pipe.
+  const { spares, spec } = await spareWith(`import { closeSync, writeFileSync } from "node:fs";\ncloseSync(0);\nwriteFileSync(MARKER, "closed");\nsetInterval(() => {}, 1000);\n`);
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on("uncaughtException", onUncaught);
@@ -85,13 +94,7 @@ test("taking a spare whose stdin is already closed (it is dying) is no uncaught 
 });
 
 test("a worker starts with a young generation large enough that a run allocates without collecting", async () => {
-  const dir = tempDir("young-generation");
-  const report = join(dir, "new-space");
-  const preload = join(dir, "preload.mjs");
-  writeFileSync(preload, `import { writeFileSync } from "node:fs";\nimport { getHeapSpaceStatistics } from "node:v8";\nwriteFileSync(${JSON.stringify(report)}, String(getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size));\n`);
-  const spares = new SpareProcesses(preload);
-  spares.refill(spares.specFor(poolOptions() as never));
-  expect(await until(() => existsSync(report) && readFileSync(report, "utf8") !== "", 10_000)).toBe(true);
+  const { spares, marker } = await spareWith(`import { writeFileSync } from "node:fs";\nimport { getHeapSpaceStatistics } from "node:v8";\nwriteFileSync(MARKER, String(getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size));\n`);
   spares.killAll();
-  expect(Number(readFileSync(report, "utf8"))).toBe(YOUNG_GENERATION_MB * 1024 * 1024);
+  expect(Number(readFileSync(marker, "utf8"))).toBe(YOUNG_GENERATION_MB * 1024 * 1024);
 });
