@@ -27,6 +27,32 @@ const usage = (u: {
 /** Money compared to a hundredth of a cent: floating-point sums are never exact. */
 const CENTS = 4;
 
+/** A price may be written 5e-6 or 5 * 1e-6: equal to one part in a billion is equal. */
+const expectPrice = (actual: number | undefined, expected: number, label: string) =>
+  expect(Math.abs((actual ?? Number.NaN) / expected - 1), `${label}: ${actual} per token, want ${expected}`).toBeLessThan(1e-9);
+
+/** The dollar amounts written in a sentence, e.g. "$3.25 of $2.50" → [3.25, 2.5]. */
+const amountsIn = (sentence: string): number[] => [...sentence.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/,/g, "")));
+
+/**
+ * A charge and a limit at which the file's OWN arithmetic puts the spend at exactly `share`
+ * of the limit, however the comparison is written (spent / limit >= 0.8, spent >= 0.8 * limit,
+ * in percent). Built from the file's own charge, so a price written 5 * 1e-6 instead of 5e-6
+ * is judged on its own rounding, not on ours.
+ */
+function exactShare(share: number, nearTokens: number): { tokens: number; limit: number } {
+  for (let tokens = nearTokens; tokens < nearTokens + 1_000; tokens++) {
+    const spent = new Budget(1e9).charge(OPUS, usage({ input: tokens }));
+    const guess = spent / share;
+    for (let k = -4; k <= 4; k++) {
+      const limit = guess * (1 + k * Number.EPSILON);
+      const exact = spent / limit === share && share * limit === spent && (spent * 100) / limit === share * 100 && (spent / limit) * 100 === share * 100;
+      if (exact) return { tokens, limit };
+    }
+  }
+  throw new Error(`no charge near ${nearTokens} opus tokens lands on exactly ${share * 100} % of a limit`);
+}
+
 const thrown = (fn: () => unknown): unknown => {
   try {
     fn();
@@ -49,32 +75,55 @@ describe("03 budget", () => {
     expect(budget.state).toBe("warn");
   });
 
-  test("cache writes bill at 1.25× each model's own input price: $0.125 for 20k on opus, $0.075 on sonnet (cache-write-opus-rate bug)", () => {
+  test("20k cache-write tokens on opus cost $0.125: 1.25× the input price, not plain input (cache-write-1x bug)", () => {
     const budget = new Budget(10);
 
     expect(budget.charge(OPUS, usage({ write: 20_000 }))).toBeCloseTo(0.125, CENTS);
-    expect(budget.charge(SONNET, usage({ write: 20_000 }))).toBeCloseTo(0.075, CENTS);
-    expect(budget.spent).toBeCloseTo(0.2, CENTS);
+    expect(budget.spent).toBeCloseTo(0.125, CENTS);
   });
 
-  test("cache reads bill at a tenth of each model's own input price: 40k on opus is $0.02, 100k on haiku $0.01 (cache-read-opus-rate bug)", () => {
+  test("20k cache-write tokens on sonnet cost $0.075: 1.25× sonnet's own input price, not opus's $6.25/M (cache-write-opus-rate bug)", () => {
+    const budget = new Budget(10);
+
+    expect(budget.charge(SONNET, usage({ write: 20_000 }))).toBeCloseTo(0.075, CENTS);
+    expect(budget.charge(HAIKU, usage({ write: 20_000 }))).toBeCloseTo(0.025, CENTS);
+    expect(budget.spent).toBeCloseTo(0.1, CENTS);
+  });
+
+  test("40k cache-read tokens on opus cost $0.02, not the $0.20 of full price (cache-read-full-price bug)", () => {
     const budget = new Budget(10);
 
     expect(budget.charge(OPUS, usage({ read: 40_000 }))).toBeCloseTo(0.02, CENTS);
-    expect(budget.charge(HAIKU, usage({ read: 100_000 }))).toBeCloseTo(0.01, CENTS);
-    expect(budget.spent).toBeCloseTo(0.03, CENTS);
+    expect(budget.spent).toBeCloseTo(0.02, CENTS);
   });
 
-  test('state is "ok" below 80 %, "warn" from exactly 80 % and "stop" from exactly 100 % (warn-after-80 bug)', () => {
-    // Opus input is $5 per million tokens: 160,000 tokens is $0.80 and 200,000 is $1.00, both
-    // exact in floating point. Each level is one charge on a fresh $1.00 budget, so the state
-    // is judged on the spend itself, not on a long sum of rounded charges.
+  test("100k cache-read tokens on haiku cost $0.01: a tenth of haiku's own input price, not opus's $0.50/M (cache-read-opus-rate bug)", () => {
+    const budget = new Budget(10);
+
+    expect(budget.charge(HAIKU, usage({ read: 100_000 }))).toBeCloseTo(0.01, CENTS);
+    expect(budget.charge(SONNET, usage({ read: 100_000 }))).toBeCloseTo(0.03, CENTS);
+    expect(budget.spent).toBeCloseTo(0.04, CENTS);
+  });
+
+  test("a usage that leaves the cache fields out charges input and output only (missing-cache-fields bug)", () => {
+    const budget = new Budget(1.0);
+    // The SDK's type makes both cache fields optional: absent is not the same as null.
+    const bare = { input_tokens: 130_000, output_tokens: 1_000 } as unknown as Anthropic.Usage;
+
+    expect(budget.charge(OPUS, bare)).toBeCloseTo(0.675, CENTS);
+    expect(budget.spent).toBeCloseTo(0.675, CENTS);
+    budget.charge(OPUS, bare);
+    expect(budget.state, "$1.35 spent of $1.00").toBe("stop");
+  });
+
+  test('state is "ok" below 80 %, "warn" from 80 % up to the limit and "stop" past it (warn-at-90 bug)', () => {
+    // Opus input is $5 per million tokens, so 158,000 tokens is $0.79 of a $1.00 limit.
     const levels: Array<[number, string]> = [
       [158_000, "ok"], // 0.79
-      [160_000, "warn"], // 0.80
       [162_000, "warn"], // 0.81
+      [170_000, "warn"], // 0.85
+      [178_000, "warn"], // 0.89
       [198_000, "warn"], // 0.99
-      [200_000, "stop"], // 1.00
       [202_000, "stop"], // 1.01
     ];
 
@@ -84,7 +133,22 @@ describe("03 budget", () => {
       return budget.state;
     });
 
-    expect(states, "state at $0.79, 0.80, 0.81, 0.99, 1.00 and 1.01 of $1.00").toEqual(levels.map(([, state]) => state));
+    expect(states, "state at $0.79, 0.81, 0.85, 0.89, 0.99 and 1.01 of $1.00").toEqual(levels.map(([, state]) => state));
+  });
+
+  test('a spend of exactly 80 % of the limit reads "warn", and exactly 100 % reads "stop" (warn-after-80 bug)', () => {
+    // "Exactly" in the file's own prices: each level is one charge on a fresh budget whose limit
+    // puts that charge on the threshold, so no rounding of ours decides the verdict.
+    const warn = exactShare(0.8, 160_000);
+    const atWarn = new Budget(warn.limit);
+    atWarn.charge(OPUS, usage({ input: warn.tokens }));
+
+    const fullCost = new Budget(1e9).charge(OPUS, usage({ input: 200_000 }));
+    const stop = new Budget(fullCost);
+    stop.charge(OPUS, usage({ input: 200_000 }));
+
+    expect(atWarn.state, `$${atWarn.spent} of $${atWarn.limit}`).toBe("warn");
+    expect(stop.state, `$${stop.spent} of $${stop.limit}`).toBe("stop");
   });
 
   test("the wrap-up text comes once at 80 %, then never again (warning-every-turn bug)", () => {
@@ -115,8 +179,9 @@ describe("03 budget", () => {
     const error = thrown(() => budget.guard());
     expect(error).toBeInstanceOf(BudgetExceeded);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toContain("3.25");
-    expect((error as Error).message).toContain("2.5");
+    const amounts = amountsIn((error as Error).message);
+    expect(amounts.some((usd) => Math.abs(usd - 3.25) < 0.005), `the $3.25 spent, in "${(error as Error).message}"`).toBe(true);
+    expect(amounts.some((usd) => Math.abs(usd - 2.5) < 0.005), `the $2.50 limit, in "${(error as Error).message}"`).toBe(true);
     expect(thrown(() => budget.guard()), "the stop holds on every later turn").toBeInstanceOf(BudgetExceeded);
   });
 
@@ -139,9 +204,15 @@ describe("03 budget", () => {
     expect(budget.byModel[HAIKU]).toBeCloseTo(costs[1]! + costs[3]!, 9);
     expect(budget.byModel[OPUS]).toBeCloseTo(costs[0]! + costs[4]!, 9);
     expect(budget.byModel[SONNET]).toBeCloseTo(costs[2]!, 9);
-    expect(PRICE[OPUS]).toEqual({ in: 5e-6, out: 25e-6 });
-    expect(PRICE[SONNET]).toEqual({ in: 3e-6, out: 15e-6 });
-    expect(PRICE[HAIKU]).toEqual({ in: 1e-6, out: 5e-6 });
+    const perToken: Array<[string, number, number]> = [
+      [OPUS, 5e-6, 25e-6],
+      [SONNET, 3e-6, 15e-6],
+      [HAIKU, 1e-6, 5e-6],
+    ];
+    for (const [model, input, output] of perToken) {
+      expectPrice(PRICE[model]?.in, input, `${model} input`);
+      expectPrice(PRICE[model]?.out, output, `${model} output`);
+    }
   });
 
   test("a growing run costs more every turn, and 20 turns cost well over twice what 10 did (input-as-running-total bug)", async () => {
