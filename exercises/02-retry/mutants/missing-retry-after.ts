@@ -1,0 +1,51 @@
+/**
+ * MUTANT missing-retry-after: a 429 without a retry-after header is read as a wait of 0
+ * (Number(null) is 0), so the retry goes out at once, with no backoff, into the same limit.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+
+export interface RetryOptions {
+  /** Calls of `fn` in all, the first one included (5). */
+  maxAttempts?: number;
+  /** First backoff wait in seconds, doubled on each retry (1.0). */
+  base?: number;
+  /** Longest backoff wait in seconds, before jitter (60). */
+  cap?: number;
+  sleep?: (seconds: number) => Promise<void>;
+  random?: () => number;
+}
+
+/** Jitter is drawn from [0, JITTER × wait]. */
+const JITTER = 0.3;
+
+const realSleep = (seconds: number) => new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000));
+
+export async function callWithRetry<T>(fn: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
+  const { maxAttempts = 5, base = 1.0, cap = 60, sleep = realSleep, random = Math.random } = opts;
+  let last: unknown;
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isTransient(err)) throw err; // the request is wrong; sending it again changes nothing
+      last = err;
+      if (attempt === maxAttempts - 1) break;
+      const wait = retryAfter(err) ?? Math.min(base * 2 ** attempt, cap);
+      await sleep(wait + random() * JITTER * wait);
+    }
+  }
+  throw last;
+}
+
+/** Failures of the infrastructure, not of the request: worth the same call again later. */
+function isTransient(err: unknown): boolean {
+  if (err instanceof Anthropic.APIConnectionError) return true; // dropped, reset, timed out
+  if (err instanceof Anthropic.RateLimitError) return true; // 429
+  return err instanceof Anthropic.APIError && (err.status ?? 0) >= 500; // 500, 503, 529 …
+}
+
+/** The server's own wait in seconds, when a 429 carries one. */
+function retryAfter(err: unknown): number | null {
+  if (!(err instanceof Anthropic.RateLimitError)) return null;
+  return Number(err.headers.get("retry-after"));
+}
