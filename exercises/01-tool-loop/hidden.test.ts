@@ -19,6 +19,9 @@ const CAPITAL_TOOLS: Anthropic.Tool[] = [
   },
 ];
 const WEATHER_TOOLS = CAPITAL_TOOLS.slice(1);
+const FETCH_PAGE: Anthropic.Tool[] = [
+  { name: "fetch_page", description: "Fetches one page of the report.", input_schema: { type: "object", properties: { page: { type: "integer" } } } },
+];
 const LIST_FILES: Anthropic.Tool[] = [
   { name: "list_files", description: "Lists the files in the workspace.", input_schema: { type: "object", properties: {} } },
 ];
@@ -31,8 +34,8 @@ function fusedFetch(limit: number): typeof fetch {
   return (input, init) => (++made > limit ? Promise.reject(new Error("test fuse: too many model calls")) : fetch(input, init));
 }
 
-function open(scenario: string): Promise<ScenarioSession> {
-  return useScenario(scenario, { client: { fetch: fusedFetch(FUSE) } });
+function open(scenario: string, options: Record<string, number> = {}): Promise<ScenarioSession> {
+  return useScenario(scenario, { options, client: { fetch: fusedFetch(FUSE) } });
 }
 
 const blocksOf = (message: Param): Block[] =>
@@ -82,6 +85,23 @@ function expectEveryIdAnswered(messages: Param[]): void {
     .filter((b): b is Anthropic.ToolResultBlockParam => b.type === "tool_result")
     .map((b) => b.tool_use_id);
   expect([...answered].sort(), "tool_result ids sent back").toEqual([...asked].sort());
+}
+
+/** What makes a block the same block, whether it went back as the SDK returned it or was copied into a param. */
+function essence(block: Block | Anthropic.ContentBlock): unknown {
+  if (block.type === "text") return { type: "text", text: block.text };
+  if (block.type === "tool_use") return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+  return { type: block.type };
+}
+
+/** The assistant turns of the last request, next to the replies the provider sent for them. */
+function turnsSentBack(session: ScenarioSession): { sent: unknown[][]; replied: unknown[][] } {
+  const calls = session.calls();
+  const assistant = (calls.at(-1)!.body as Anthropic.MessageCreateParams).messages.filter((m) => m.role === "assistant");
+  return {
+    sent: assistant.map((m) => blocksOf(m).map(essence)),
+    replied: calls.slice(0, -1).map((c) => (c.response as Anthropic.Message).content.map(essence)),
+  };
 }
 
 describe("01 tool loop", () => {
@@ -152,6 +172,32 @@ describe("01 tool loop", () => {
     expect(answer).toContain("forecast service timed out for Paris");
   });
 
+  test("each tool_use block goes back in the assistant turn, so every result answers an id the history holds (text-only-history bug)", async () => {
+    const session = await open("capital-weather");
+    const dispatch: Dispatch = (name) => (name === "get_capital" ? "Lima" : "19C, overcast");
+
+    const answer = await agent(session.client, "What is the weather in the capital of Peru?", CAPITAL_TOOLS, dispatch);
+
+    expect(answer).toContain("19C, overcast");
+    expect(session.calls().map((c) => c.status), "HTTP status of each model call").toEqual([200, 200, 200]);
+    const { sent, replied } = turnsSentBack(session);
+    const toolUses = (turns: unknown[][]) => turns.map((t) => t.filter((b) => (b as Block).type === "tool_use"));
+    expect(toolUses(sent), "tool_use blocks of each assistant turn sent back").toEqual(toolUses(replied));
+  });
+
+  test("the whole reply goes back, its text as well as its tool calls (tool-use-only-history bug)", async () => {
+    // Each turn of this scenario writes notes and then asks for the next page.
+    const session = await open("growing", { turns: 3, grow: 40 });
+    const dispatch: Dispatch = (_name, input) => `page ${String(input["page"])}: nothing new`;
+
+    const answer = await agent(session.client, "Read the report page by page and take notes.", FETCH_PAGE, dispatch);
+
+    expect(answer).toContain("Finished after 3 steps");
+    const { sent, replied } = turnsSentBack(session);
+    expect(replied.flat().some((b) => (b as Block).type === "text"), "the replies carried text").toBe(true);
+    expect(sent, "each assistant turn, block by block, against the reply it came from").toEqual(replied);
+  });
+
   test("a reply cut off at max_tokens throws instead of passing for an answer (truncation-as-answer bug)", async () => {
     const session = await open("truncated");
     const outcome = agent(session.client, "Write the whole report.", LIST_FILES, () => "", { maxTokens: 200 });
@@ -181,6 +227,19 @@ describe("01 tool loop", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error, "the cap is the harness's own error, not a failed request").not.toBeInstanceOf(Anthropic.APIError);
     expect(session.calls()).toHaveLength(12);
+  });
+
+  test("a model that never stops is stopped: with maxSteps 20, an Error after 20 model calls and no 21st (no-step-cap bug)", async () => {
+    const session = await open("runaway");
+
+    const error = await agent(session.client, "Tidy up the workspace.", LIST_FILES, () => "notes.txt", { maxSteps: 20 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error, "the cap is the harness's own error, not a failed request").not.toBeInstanceOf(Anthropic.APIError);
+    expect(session.calls()).toHaveLength(20);
   });
 
   test("maxSteps sets the cap: 3 means exactly 3 model calls, then an Error (hard-coded-cap bug)", async () => {
