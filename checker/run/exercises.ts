@@ -29,6 +29,8 @@ export interface Exercise {
   /** Existing reference files by tier (1: tier1.md, 2: tier2.ts, 3: tier3.ts). */
   references: Record<number, string>;
   mutants: { bug: string; file: string }[];
+  /** Correct solutions written another way (alternatives/*.ts): each must pass every hidden test. */
+  alternatives: string[];
 }
 
 export class ExerciseError extends Error {
@@ -82,6 +84,10 @@ function parse(dir: string, solutionsDir: string): Exercise {
   for (const mutant of mutants) {
     if (!(mutant.bug in bugs)) throw new ExerciseError(`exercises/${folder}/mutants/${mutant.bug}.ts: "${mutant.bug}" is not a key of "bugs" in exercise.json.`);
   }
+  const alternativeDir = join(dir, "alternatives");
+  const alternatives = existsSync(alternativeDir)
+    ? readdirSync(alternativeDir).filter((f) => f.endsWith(".ts")).sort().map((f) => join(alternativeDir, f))
+    : [];
   const files = { lesson: join(dir, "lesson.md"), stub: join(dir, "stub.ts"), hiddenTest: join(dir, "hidden.test.ts") };
   for (const [name, file] of Object.entries(files)) {
     if (!existsSync(file)) throw new ExerciseError(`exercises/${folder}: ${basename(file)} is missing (the ${name}).`);
@@ -102,6 +108,7 @@ function parse(dir: string, solutionsDir: string): Exercise {
     solution: join(solutionsDir, `${folder}.ts`),
     references,
     mutants,
+    alternatives,
   };
 }
 

@@ -1,10 +1,14 @@
 /**
  * The lab checks its own exercises: the solution passes every hidden test, the stub fails
- * every one, and every named bug (a mutant) is caught by at least one test. A test that is
- * the only one catching some mutant has earned its place; one that catches nothing alone
+ * every one, and every named bug (a mutant) is caught by a test that carries its name, so the
+ * screen explains the mistake actually made. The commented SDK reference (tier 3) and every
+ * correct solution written another way (alternatives/) pass like the solution does: a test
+ * that fails them asserts one route, not the property. A test that is the only one catching
+ * some mutant, or the only one named after it, has earned its place; one that does neither
  * could be deleted without anyone noticing, so it is reported too.
  */
-import type { Exercise } from "../run/exercises.js";
+import { basename } from "node:path";
+import { bugOfTest, type Exercise } from "../run/exercises.js";
 import type { RunResult } from "../run/result.js";
 import type { Runner } from "../run/runner.js";
 
@@ -16,15 +20,35 @@ export interface MutantVerdict {
   loadError: string | null;
 }
 
+/** How a file that must pass everything did: reference/tier3.ts or one alternative. */
+export interface CorrectFileVerdict {
+  /** Relative to the exercise folder, e.g. "alternatives/full-jitter.ts". */
+  file: string;
+  passed: number;
+  total: number;
+}
+
 export interface ExerciseVerdict {
   exercise: string;
   tests: string[];
   solution: { passed: number; total: number };
   stub: { failed: number; total: number };
   mutants: MutantVerdict[];
+  /** reference/tier3.ts, when the exercise has one. */
+  reference: CorrectFileVerdict | null;
+  alternatives: CorrectFileVerdict[];
   /** Test name → mutants no other test kills. */
   uniqueKills: Record<string, string[]>;
   problems: string[];
+}
+
+/** Every run the verdict rests on; `reference` and `alternatives` follow the exercise's own lists. */
+export interface ExerciseRuns {
+  solution: RunResult;
+  stub: RunResult;
+  mutants: RunResult[];
+  reference?: RunResult | null;
+  alternatives?: RunResult[];
 }
 
 export const SELF_CHECK_MESSAGES = {
@@ -34,14 +58,32 @@ export const SELF_CHECK_MESSAGES = {
   stubPasses: (test: string) => `the stub passes "${test}", so that test cannot fail`,
   mutantSurvives: (bug: string) => `mutant ${bug} survives: no hidden test fails on it`,
   mutantBroken: (bug: string, message: string) => `mutant ${bug} does not load (${message}), so it proves nothing`,
+  mutantUnnamed: (bug: string) =>
+    `mutant ${bug} is caught only by tests named after other bugs: no test ending "(${bug} bug)" fails on it, so the screen would explain the wrong mistake`,
   bugWithoutMutant: (bug: string) => `bug ${bug} has no mutants/${bug}.ts`,
   namedBugMissed: (test: string, bug: string) => `"${test}" names the ${bug} bug but passes on mutants/${bug}.ts`,
-  testKillsNothingAlone: (test: string) => `"${test}" is not the only test to catch any mutant, so deleting it would go unnoticed`,
+  correctFileFails: (file: string, test: string, why: string) => `${file} must pass every hidden test but fails "${test}": ${why}`,
+  correctFileError: (file: string, message: string) => `${file} must pass every hidden test but does not run: ${message}`,
+  testKillsNothingAlone: (test: string) =>
+    `"${test}" is neither the only test to catch a mutant nor the only one named after it, so deleting it would go unnoticed`,
 } as const;
 
 const failing = (result: RunResult) => new Set(result.tests.filter((t) => t.state !== "passed").map((t) => t.name));
 
-export function judge(exercise: Exercise, solution: RunResult, stub: RunResult, mutantRuns: RunResult[]): ExerciseVerdict {
+/** Problems of a file that must pass every test the solution runs. */
+function judgeCorrectFile(file: string, run: RunResult, tests: string[], problems: string[]): CorrectFileVerdict {
+  if (run.error && run.tests.length === 0) problems.push(SELF_CHECK_MESSAGES.correctFileError(file, run.error.message));
+  else {
+    for (const name of tests) {
+      const outcome = run.tests.find((t) => t.name === name);
+      if (outcome?.state !== "passed") problems.push(SELF_CHECK_MESSAGES.correctFileFails(file, name, outcome?.failure?.message ?? outcome?.state ?? "not run"));
+    }
+  }
+  return { file, passed: run.passed, total: run.total };
+}
+
+export function judge(exercise: Exercise, runs: ExerciseRuns): ExerciseVerdict {
+  const { solution, stub } = runs;
   const problems: string[] = [];
   const tests = solution.tests.map((t) => t.name);
   const solutionPasses = new Set(solution.tests.filter((t) => t.state === "passed").map((t) => t.name));
@@ -55,11 +97,12 @@ export function judge(exercise: Exercise, solution: RunResult, stub: RunResult, 
   for (const t of stub.tests) if (!stubFails.has(t.name)) problems.push(SELF_CHECK_MESSAGES.stubPasses(t.name));
 
   const mutants: MutantVerdict[] = exercise.mutants.map((m, i) => {
-    const run = mutantRuns[i]!;
+    const run = runs.mutants[i]!;
     const loadError = run.error && run.error.kind !== "timeout" && run.tests.length === 0 ? run.error.message : null;
     const killedBy = loadError ? [] : [...failing(run)].filter((name) => solutionPasses.has(name));
     if (loadError) problems.push(SELF_CHECK_MESSAGES.mutantBroken(m.bug, loadError));
     else if (killedBy.length === 0) problems.push(SELF_CHECK_MESSAGES.mutantSurvives(m.bug));
+    else if (!killedBy.some((name) => bugOfTest(name) === m.bug)) problems.push(SELF_CHECK_MESSAGES.mutantUnnamed(m.bug));
     return { bug: m.bug, killedBy, loadError };
   });
 
@@ -72,10 +115,19 @@ export function judge(exercise: Exercise, solution: RunResult, stub: RunResult, 
     if (bug && mutant && !mutant.loadError && !mutant.killedBy.includes(t.name)) problems.push(SELF_CHECK_MESSAGES.namedBugMissed(t.name, bug));
   }
 
+  const reference = runs.reference ? judgeCorrectFile("reference/tier3.ts", runs.reference, tests, problems) : null;
+  const alternatives = exercise.alternatives.map((file, i) =>
+    judgeCorrectFile(`alternatives/${basename(file)}`, runs.alternatives?.[i] ?? missingRun(file), tests, problems),
+  );
+
   const uniqueKills: Record<string, string[]> = Object.fromEntries(tests.map((name) => [name, [] as string[]]));
   for (const m of mutants) if (m.killedBy.length === 1) uniqueKills[m.killedBy[0]!]!.push(m.bug);
   if (problems.length === 0) {
-    for (const name of tests) if (uniqueKills[name]!.length === 0) problems.push(SELF_CHECK_MESSAGES.testKillsNothingAlone(name));
+    const onlyNamedKiller = (name: string) =>
+      mutants.some((m) => bugOfTest(name) === m.bug && m.killedBy.filter((killer) => bugOfTest(killer) === m.bug).length === 1);
+    for (const name of tests) {
+      if (uniqueKills[name]!.length === 0 && !onlyNamedKiller(name)) problems.push(SELF_CHECK_MESSAGES.testKillsNothingAlone(name));
+    }
   }
 
   return {
@@ -84,31 +136,63 @@ export function judge(exercise: Exercise, solution: RunResult, stub: RunResult, 
     solution: { passed: solution.passed, total: solution.total },
     stub: { failed: stub.failed, total: stub.total },
     mutants,
+    reference,
+    alternatives,
     uniqueKills,
     problems,
   };
 }
 
-/** Runs the solution, the stub and every mutant of each exercise, several at a time. */
+/** A run that never happened, for a caller that passed fewer alternative runs than there are files. */
+function missingRun(file: string): RunResult {
+  return {
+    exercise: "",
+    file,
+    status: "error",
+    tests: [],
+    passed: 0,
+    failed: 0,
+    total: 0,
+    error: { kind: "crash", message: "it was not run" },
+    ms: 0,
+  };
+}
+
+/** Runs the solution, the stub, every mutant, the tier 3 reference and every alternative of each exercise, several at a time. */
 export async function selfCheck(runner: Runner, exercises: Exercise[]): Promise<ExerciseVerdict[]> {
   const verdicts: ExerciseVerdict[] = [];
   for (const exercise of exercises) {
-    const files = [exercise.solution, exercise.stub, ...exercise.mutants.map((m) => m.file)];
-    const [solution, stub, ...mutantRuns] = await runner.runMany(files.map((implFile) => ({ exercise, implFile })));
-    verdicts.push(judge(exercise, solution!, stub!, mutantRuns));
+    const reference = exercise.references[3] ?? null;
+    const files = [exercise.solution, exercise.stub, ...exercise.mutants.map((m) => m.file), ...exercise.alternatives, ...(reference ? [reference] : [])];
+    const results = await runner.runMany(files.map((implFile) => ({ exercise, implFile })));
+    const [solution, stub] = results;
+    const mutantEnd = 2 + exercise.mutants.length;
+    const alternativeEnd = mutantEnd + exercise.alternatives.length;
+    verdicts.push(
+      judge(exercise, {
+        solution: solution!,
+        stub: stub!,
+        mutants: results.slice(2, mutantEnd),
+        alternatives: results.slice(mutantEnd, alternativeEnd),
+        reference: reference ? results[alternativeEnd]! : null,
+      }),
+    );
   }
   return verdicts;
 }
 
-/** The self-check's report: what killed each mutant, and every problem in words. */
+/** The self-check's report: what killed each mutant, how the correct files did, and every problem in words. */
 export function describeVerdict(v: ExerciseVerdict): string[] {
   const killed = v.mutants.filter((m) => m.killedBy.length > 0).length;
+  const correct = [...(v.reference ? [v.reference] : []), ...v.alternatives];
   const lines = [
-    `${v.exercise}: solution ${v.solution.passed}/${v.solution.total} passed, stub ${v.stub.failed}/${v.stub.total} failed, mutants ${killed}/${v.mutants.length} killed`,
+    `${v.exercise}: solution ${v.solution.passed}/${v.solution.total} passed, stub ${v.stub.failed}/${v.stub.total} failed, mutants ${killed}/${v.mutants.length} killed, ` +
+      `correct files ${correct.filter((c) => c.total > 0 && c.passed === c.total).length}/${correct.length} passed`,
   ];
   for (const m of v.mutants) {
     lines.push(`  ${m.bug}: ${m.killedBy.length > 0 ? `killed by ${m.killedBy.map((t) => `"${t}"`).join(", ")}` : m.loadError ? "did not load" : "SURVIVED"}`);
   }
+  for (const c of correct) lines.push(`  ${c.file}: ${c.passed}/${c.total} passed`);
   for (const p of v.problems) lines.push(`  problem: ${p}`);
   return lines;
 }

@@ -29,6 +29,14 @@ describe("exercise.json is validated, and a bad one names the folder and the fie
     expect(adder!.solution).toBe(join(c.solutions, "01-adder.ts"));
   });
 
+  test("correct solutions written another way are listed from alternatives/, and a folder without one has none", () => {
+    const c = copy();
+    writeFileSync(join(c.dir, "alternatives/notes.md"), "not a solution\n");
+    expect(load(c)()[0]!.alternatives).toEqual([join(c.dir, "alternatives/sum-by-reduce.ts")]);
+    rmSync(join(c.dir, "alternatives"), { recursive: true });
+    expect(load(c)()[0]!.alternatives).toEqual([]);
+  });
+
   test.each([
     ["number", 2, 'exercises/01-adder/exercise.json: "number" must be 1, the folder\'s number.'],
     ["slug", "adding", 'exercises/01-adder/exercise.json: "slug" must be "adder", the folder\'s slug.'],
