@@ -242,6 +242,19 @@ describe("01 tool loop", () => {
     expect(session.calls()).toHaveLength(20);
   });
 
+  test("maxSteps: 1 allows one model call, not two: the cap counts calls, the first included (cap-off-by-one bug)", async () => {
+    const session = await open("runaway");
+
+    const error = await agent(session.client, "Tidy up the workspace.", LIST_FILES, () => "notes.txt", { maxSteps: 1 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(Anthropic.APIError);
+    expect(session.calls(), "model calls with maxSteps: 1").toHaveLength(1);
+  });
+
   test("maxSteps sets the cap: 3 means exactly 3 model calls, then an Error (hard-coded-cap bug)", async () => {
     const session = await open("runaway");
 

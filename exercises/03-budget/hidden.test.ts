@@ -136,19 +136,26 @@ describe("03 budget", () => {
     expect(states, "state at $0.79, 0.81, 0.85, 0.89, 0.99 and 1.01 of $1.00").toEqual(levels.map(([, state]) => state));
   });
 
-  test('a spend of exactly 80 % of the limit reads "warn", and exactly 100 % reads "stop" (warn-after-80 bug)', () => {
-    // "Exactly" in the file's own prices: each level is one charge on a fresh budget whose limit
-    // puts that charge on the threshold, so no rounding of ours decides the verdict.
-    const warn = exactShare(0.8, 160_000);
-    const atWarn = new Budget(warn.limit);
-    atWarn.charge(OPUS, usage({ input: warn.tokens }));
+  test('a spend of exactly 80 % of the limit reads "warn" (warn-after-80 bug)', () => {
+    // "Exactly" in the file's own prices: one charge on a fresh budget whose limit puts that
+    // charge on the threshold, so no rounding of ours decides the verdict.
+    const { tokens, limit } = exactShare(0.8, 160_000);
+    const budget = new Budget(limit);
 
-    const fullCost = new Budget(1e9).charge(OPUS, usage({ input: 200_000 }));
-    const stop = new Budget(fullCost);
-    stop.charge(OPUS, usage({ input: 200_000 }));
+    budget.charge(OPUS, usage({ input: tokens }));
 
-    expect(atWarn.state, `$${atWarn.spent} of $${atWarn.limit}`).toBe("warn");
-    expect(stop.state, `$${stop.spent} of $${stop.limit}`).toBe("stop");
+    expect(budget.state, `$${budget.spent} of $${budget.limit}`).toBe("warn");
+  });
+
+  test('a spend of exactly 100 % of the limit reads "stop", and guard throws (stop-after-100 bug)', () => {
+    // The limit is the file's own price for 200,000 opus tokens, so one such charge is exactly all of it.
+    const limit = new Budget(1e9).charge(OPUS, usage({ input: 200_000 }));
+    const budget = new Budget(limit);
+
+    budget.charge(OPUS, usage({ input: 200_000 }));
+
+    expect(budget.state, `$${budget.spent} of $${budget.limit}`).toBe("stop");
+    expect(thrown(() => budget.guard())).toBeInstanceOf(BudgetExceeded);
   });
 
   test("the wrap-up text comes once at 80 %, then never again (warning-every-turn bug)", () => {

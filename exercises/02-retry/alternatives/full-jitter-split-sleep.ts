@@ -15,7 +15,7 @@ export interface RetryOptions {
 
 const timer = (seconds: number) => new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000));
 
-function serverWait(err: Anthropic.RateLimitError): number | undefined {
+function serverWait(err: { headers?: Headers }): number | undefined {
   const header = err.headers?.get("retry-after");
   const seconds = header == null ? NaN : parseFloat(header);
   return seconds > 0 ? seconds : undefined;
