@@ -7,7 +7,8 @@ import { messageId, toolUseId } from "./ids.js";
 import type { MessagesRequest } from "./wire.js";
 
 export type ResponseBlock =
-  | { type: "text"; text: string; citations: null }
+  // No citations field: the API sends one only on text that cites a document.
+  | { type: "text"; text: string }
   | { type: "tool_use"; id: string; caller: { type: "direct" }; name: string; input: Record<string, unknown> };
 
 export interface Usage extends CacheUsage {
@@ -37,7 +38,7 @@ interface Shaped {
 function materialise(blocks: ReplyBlock[], seed: string): ResponseBlock[] {
   return blocks.map((block, i) =>
     block.type === "text"
-      ? { type: "text", text: block.text, citations: null }
+      ? { type: "text", text: block.text }
       : { type: "tool_use", id: toolUseId(`${seed}#${i}`), caller: { type: "direct" }, name: block.name, input: block.input },
   );
 }

@@ -17,7 +17,7 @@ export function pieces(value: string, size: number, minPieces = 1): string[] {
 function blockEvents(block: ResponseBlock, index: number): Event[] {
   if (block.type === "text") {
     return [
-      { type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } },
+      { type: "content_block_start", index, content_block: { type: "text", text: "" } },
       ...pieces(block.text, 24).map((text) => ({ type: "content_block_delta", index, delta: { type: "text_delta", text } })),
       { type: "content_block_stop", index },
     ];

@@ -15,7 +15,7 @@ describe("messages.create", () => {
       type: "message",
       role: "assistant",
       model: MODEL,
-      content: [{ type: "text", text: "You said: hello there", citations: null }],
+      content: [{ type: "text", text: "You said: hello there" }],
       stop_reason: "end_turn",
       stop_sequence: null,
       stop_details: null,

@@ -41,7 +41,7 @@ describe("in-process options", () => {
     });
     try {
       const message = await clientFor(own).messages.create(ask("quiet please"));
-      expect(message.content).toEqual([{ type: "text", text: "QUIET PLEASE", citations: null }]);
+      expect(message.content).toEqual([{ type: "text", text: "QUIET PLEASE" }]);
       expect(own.scenarios.filter((s) => s.name === "echo").map((s) => s.description)).toEqual(["shouts"]);
     } finally {
       await own.close();

@@ -17,7 +17,7 @@ describe("load", () => {
     );
 
     replies.forEach((reply, i) => {
-      expect(reply.content).toEqual([{ type: "text", text: `Done: client ${i} asks its own question`, citations: null }]);
+      expect(reply.content).toEqual([{ type: "text", text: `Done: client ${i} asks its own question` }]);
     });
     const exchanges = provider().requests;
     expect(exchanges).toHaveLength(3 * CLIENTS);

@@ -87,7 +87,7 @@ describe("lab provider", () => {
     await run.waitFor(/^ {2}hello {2,}says hello$/m);
     const client = new Anthropic({ baseURL: `${origin}/s/hello`, apiKey: "lab", maxRetries: 0 });
     const reply = await client.messages.create({ model: "m", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
-    expect(reply.content).toEqual([{ type: "text", text: "hello, turn 0", citations: null }]);
+    expect(reply.content).toEqual([{ type: "text", text: "hello, turn 0" }]);
     await run.waitFor(/POST \/s\/hello\/v1\/messages {2}200/);
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
