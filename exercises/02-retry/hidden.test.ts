@@ -45,6 +45,17 @@ const stdev = (xs: number[]) => {
 const seconds = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(", ");
 
 describe("02 retry", () => {
+  test("a 400 is sent once and rethrown at once, with no sleep (retries-400 bug)", async () => {
+    const session = await useScenario("bad-request");
+    const clock = fakeClock();
+
+    const { error } = await settle(callWithRetry(ask(session, "Summarise the report."), { sleep: clock.sleep, random: seededRandom(2) }));
+
+    expect(session.calls(), "requests the provider received").toHaveLength(1);
+    expect(error, "the 400 itself, rethrown").toMatchObject({ status: 400, requestID: session.calls()[0]!.requestId });
+    expect(clock.now(), "seconds slept").toBe(0);
+  });
+
   test("twenty callers hitting 429 together wake at spread-out times (no-jitter bug)", async () => {
     const session = await useScenario("rate-limited", { options: { faults: 2 } });
     const clocks = Array.from({ length: 20 }, () => fakeClock());
@@ -63,17 +74,6 @@ describe("02 retry", () => {
     // Without jitter every wake time is the same and the spread is 0. A jitter of 0.1 of the
     // wait (the least the chapter defends) spreads them by about 0.02 of the mean, 0.3 by 0.06.
     expect(stdev(wakes), `wake times ${seconds(wakes)}`).toBeGreaterThan(0.01 * mean(wakes));
-  });
-
-  test("a 400 is sent once and rethrown at once, with no sleep (retries-400 bug)", async () => {
-    const session = await useScenario("bad-request");
-    const clock = fakeClock();
-
-    const { error } = await settle(callWithRetry(ask(session, "Summarise the report."), { sleep: clock.sleep, random: seededRandom(2) }));
-
-    expect(session.calls(), "requests the provider received").toHaveLength(1);
-    expect(error, "the 400 itself, rethrown").toMatchObject({ status: 400, requestID: session.calls()[0]!.requestId });
-    expect(clock.now(), "seconds slept").toBe(0);
   });
 
   test("401, 403, 404, 413 and 422 are each sent once and rethrown at once, like a 400 (retries-other-4xx bug)", async () => {
