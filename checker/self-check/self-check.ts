@@ -158,27 +158,36 @@ function missingRun(file: string): RunResult {
   };
 }
 
-/** Runs the solution, the stub, every mutant, the tier 3 reference and every alternative of each exercise, several at a time. */
+/** The files an exercise's self-check runs, in the order `judge` reads them back. */
+function filesOf(exercise: Exercise): { files: string[]; judgeRuns: (results: RunResult[]) => ExerciseVerdict } {
+  const reference = exercise.references[3] ?? null;
+  const files = [exercise.solution, exercise.stub, ...exercise.mutants.map((m) => m.file), ...exercise.alternatives, ...(reference ? [reference] : [])];
+  const mutantEnd = 2 + exercise.mutants.length;
+  const alternativeEnd = mutantEnd + exercise.alternatives.length;
+  const judgeRuns = (results: RunResult[]) =>
+    judge(exercise, {
+      solution: results[0]!,
+      stub: results[1]!,
+      mutants: results.slice(2, mutantEnd),
+      alternatives: results.slice(mutantEnd, alternativeEnd),
+      reference: reference ? results[alternativeEnd]! : null,
+    });
+  return { files, judgeRuns };
+}
+
+/**
+ * Runs the solution, the stub, every mutant, every alternative and the tier 3 reference of each
+ * exercise, all in one batch so the workers never wait for one exercise's slowest file.
+ */
 export async function selfCheck(runner: Runner, exercises: Exercise[]): Promise<ExerciseVerdict[]> {
-  const verdicts: ExerciseVerdict[] = [];
-  for (const exercise of exercises) {
-    const reference = exercise.references[3] ?? null;
-    const files = [exercise.solution, exercise.stub, ...exercise.mutants.map((m) => m.file), ...exercise.alternatives, ...(reference ? [reference] : [])];
-    const results = await runner.runMany(files.map((implFile) => ({ exercise, implFile })));
-    const [solution, stub] = results;
-    const mutantEnd = 2 + exercise.mutants.length;
-    const alternativeEnd = mutantEnd + exercise.alternatives.length;
-    verdicts.push(
-      judge(exercise, {
-        solution: solution!,
-        stub: stub!,
-        mutants: results.slice(2, mutantEnd),
-        alternatives: results.slice(mutantEnd, alternativeEnd),
-        reference: reference ? results[alternativeEnd]! : null,
-      }),
-    );
-  }
-  return verdicts;
+  const plans = exercises.map((exercise) => ({ exercise, ...filesOf(exercise) }));
+  const results = await runner.runMany(plans.flatMap((p) => p.files.map((implFile) => ({ exercise: p.exercise, implFile }))));
+  let at = 0;
+  return plans.map((plan) => {
+    const mine = results.slice(at, at + plan.files.length);
+    at += plan.files.length;
+    return plan.judgeRuns(mine);
+  });
 }
 
 /** The self-check's report: what killed each mutant, how the correct files did, and every problem in words. */

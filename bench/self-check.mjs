@@ -1,0 +1,61 @@
+// npm run bench:self-check [-- N …] [-- --together] — how long the self-check takes, per exercise and per run.
+//
+// One Runner, as test/self-check.test.ts uses it (2 workers), runs each exercise's solution,
+// stub, mutants, alternatives and tier 3 reference as one batch. Prints each exercise's wall
+// time, its runs and the wall time per run, and the median and slowest time a run spent in its
+// own tests, then the total and the load average, because a busy machine stretches every figure.
+import { loadavg } from "node:os";
+import { labPaths } from "../dist/checker/paths.js";
+import { loadExercises } from "../dist/checker/run/exercises.js";
+import { Runner } from "../dist/checker/run/runner.js";
+import { selfCheck } from "../dist/checker/self-check/self-check.js";
+
+const WORKERS = 2;
+const paths = labPaths();
+const args = process.argv.slice(2);
+// --together: every exercise in one batch, as `selfCheck(runner, all)` runs them.
+const together = args.includes("--together");
+const only = args.filter((a) => a !== "--together");
+const exercises = loadExercises(paths.exercises, paths.solutions).filter((e) => only.length === 0 || only.some((key) => e.id.startsWith(key.padStart(2, "0"))));
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+const started = performance.now();
+const runner = await Runner.create({ timeoutSeconds: 10, maxWorkers: WORKERS });
+const startup = performance.now() - started;
+console.log(`runner start: ${seconds(startup)} (${WORKERS} workers, load average ${loadavg()[0].toFixed(1)})`);
+
+let problems = 0;
+if (together) {
+  const before = performance.now();
+  const verdicts = await selfCheck(runner, exercises);
+  problems = verdicts.reduce((n, v) => n + v.problems.length, 0);
+  const runs = verdicts.reduce((n, v) => n + 2 + v.mutants.length + v.alternatives.length + (v.reference ? 1 : 0), 0);
+  const wall = performance.now() - before;
+  console.log(`all together: ${seconds(wall)} wall for ${runs} runs (${seconds(wall / runs)} a run)${problems ? `, ${problems} problem(s)` : ""}`);
+}
+for (const exercise of together ? [] : exercises) {
+  const before = performance.now();
+  const timed = [];
+  const timing = { ...runner, runMany: async (requests) => {
+    const results = await runner.runMany(requests);
+    timed.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
+    return results;
+  } };
+  const [verdict] = await selfCheck(timing, [exercise]);
+  const wall = performance.now() - before;
+  problems += verdict.problems.length;
+  console.log(
+    `${exercise.id}: ${seconds(wall)} wall for ${timed.length} runs (${seconds(wall / timed.length)} a run); ` +
+      `time in tests per run: median ${seconds(median(timed))}, slowest ${seconds(Math.max(...timed))}` +
+      (verdict.problems.length ? `, ${verdict.problems.length} problem(s)` : ""),
+  );
+}
+await runner.close();
+const total = performance.now() - started;
+console.log(`total: ${seconds(total)} for ${exercises.length} exercise(s), ${seconds(total / Math.max(1, exercises.length))} each; load average now ${loadavg()[0].toFixed(1)}`);
+if (problems) process.exitCode = 1;
