@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => runner.close());
 
 test.each(exercises.map((e) => [e.id, e] as const))(
-  "%s: the solution passes, the stub fails every test, and every mutant is killed",
+  "%s: the solution passes, the stub fails every test, every mutant is caught by a test named after it, and every correct file passes",
   async (_id, exercise) => {
     const [verdict] = await selfCheck(runner, [exercise]);
     console.log(describeVerdict(verdict!).join("\n"));
