@@ -115,7 +115,7 @@ describe("02 retry", () => {
     expect(clock.now(), "seconds slept").toBe(0);
   });
 
-  test("retry-after: 7 makes the wait about 7 s, not the 1 s backoff would pick (ignores-retry-after bug)", async () => {
+  test("retry-after: 7 makes the wait at least 7 s (at most 14 with jitter), not the 1 s backoff would pick (ignores-retry-after bug)", async () => {
     const session = await useScenario("rate-limited", { options: { faults: 1, retryAfter: 7 } });
     const clock = fakeClock();
 
