@@ -86,7 +86,7 @@ describe("lab provider", () => {
     // The scenario list follows the first line in writes of its own.
     await run.waitFor(/^ {2}hello {2,}says hello$/m);
     const client = new Anthropic({ baseURL: `${origin}/s/hello`, apiKey: "lab", maxRetries: 0 });
-    const reply = await client.messages.create({ model: "m", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
+    const reply = await client.messages.create({ model: "claude-haiku-4-5", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
     expect(reply.content).toEqual([{ type: "text", text: "hello, turn 0", citations: null }]);
     await run.waitFor(/POST \/s\/hello\/v1\/messages {2}200/);
     run.child.kill("SIGINT");
