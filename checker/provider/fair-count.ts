@@ -10,7 +10,7 @@ import { decode, encode } from "./o200k.js";
 import { countPieces, EXACT_CHARS, knownCount, rememberCount, slicesOf, type PromptCount, type Segment } from "./tokens.js";
 
 /** Characters counted between two chances for other requests to run. */
-const CHUNK = 16_384;
+const CHUNK = 4_096;
 /** The most time spent counting before others get a turn. */
 const TURN_MS = 2;
 

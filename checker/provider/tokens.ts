@@ -47,8 +47,8 @@ export interface Segment {
   cacheControl: CacheControl | null;
 }
 
-/** Counts of segment texts; forgets everything once it holds 20,000,000 characters (about 40 MB). */
-const memo = new TextMemo<number>(20_000_000);
+/** Counts of segment texts (a transcript resent every turn is counted once); forgets everything past 4,000,000 characters. */
+const memo = new TextMemo<number>(4_000_000);
 const LONG_RUN_PATTERN = new RegExp(`\\S{${LONG_RUN + 1},}`, "g");
 
 export function countPieces(text: string): number {

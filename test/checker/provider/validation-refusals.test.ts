@@ -83,8 +83,9 @@ describe("temperature", () => {
     expectErrorResponse(await post(provider(), "/v1/messages", JSON.stringify({ ...ask("hi"), temperature })), 400, message);
   });
 
+  // Raw: this SDK version no longer sends temperature, but older clients and hand-made requests do.
   it.each([0, 0.5, 1])("%d is accepted", async (temperature) => {
-    expect((await clientFor(provider()).messages.create({ ...ask("hi"), temperature })).stop_reason).toBe("end_turn");
+    expect((await post(provider(), "/v1/messages", JSON.stringify({ ...ask("hi"), temperature }))).status).toBe(200);
   });
 });
 
