@@ -35,7 +35,7 @@ export const SERVER_MESSAGES = {
 
 export { messageOf };
 /** Distinct request fingerprints whose attempts are counted before the oldest are forgotten. */
-const ATTEMPT_FINGERPRINTS = 100_000;
+const ATTEMPT_FINGERPRINTS = 10_000;
 
 /** One request and what the provider did with it. */
 export interface Exchange {
@@ -132,7 +132,7 @@ export class ProviderHandler {
     const fingerprint = createHash("sha256")
       .update(`${route.scenario}\u0000${JSON.stringify(route.options)}\u0000${apiKey}\u0000`)
       .update(raw)
-      .digest("hex");
+      .digest("base64");
     return this.attempts.next(fingerprint);
   }
 
