@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { labPaths } from "../../checker/paths.js";
 import { startProvider, type Exchange, type Provider, type Scenario } from "../../checker/provider/index.js";
+import { isOptionSpec } from "../../checker/provider/scenarios/options.js";
 import { loadConfig } from "../config/load-config.js";
 import { loadModule, ModuleLoadError } from "../config/load-module.js";
 import { UserError } from "../cli/errors.js";
@@ -12,7 +13,8 @@ export const PROVIDER_MESSAGES = {
   portInUse: (port: number) => `Port ${port} is already in use; choose another with --port.`,
   noScenarios: (file: string) => `${file} exports no scenarios: export an array of scenarios as the default export.`,
   badScenario: (file: string, index: number) =>
-    `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function.`,
+    `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function, ` +
+    'and its "options", if any, declared with integer(min, max), decimal(min, max) or flag().',
   stopped: "Stopped.",
   internalError: (detail: string) => `The provider hit an error it did not expect and answered 500 api_error; it keeps serving.\n${detail}`,
 } as const;
@@ -21,7 +23,8 @@ const SCENARIO_HELPERS_URL = pathToFileURL(join(labPaths().dist, "checker/provid
 
 function isScenario(value: unknown): value is Scenario {
   const s = value as Partial<Scenario> | null;
-  return typeof s?.name === "string" && typeof s.description === "string" && typeof s.reply === "function";
+  if (typeof s?.name !== "string" || typeof s.description !== "string" || typeof s.reply !== "function") return false;
+  return s.options === undefined || (typeof s.options === "object" && s.options !== null && Object.values(s.options).every(isOptionSpec));
 }
 
 /** Loads a user's scenario file: a default export that is an array (or object) of scenarios. */

@@ -50,6 +50,14 @@ export function optionProblem(scenario: Scenario, options: Record<string, string
   return null;
 }
 
+/** True for a well-formed declaration, so a user's scenario file can be checked when it is loaded. */
+export function isOptionSpec(value: unknown): value is OptionSpec {
+  const spec = value as Partial<Record<string, unknown>> | null;
+  if (spec?.type === "boolean") return true;
+  if (spec?.type !== "integer" && spec?.type !== "number") return false;
+  return typeof spec.min === "number" && typeof spec.max === "number" && spec.min <= spec.max;
+}
+
 /** A boolean option's value, or the fallback when it was not given. */
 export const isOn = (options: Record<string, string>, name: string, fallback = false): boolean =>
   options[name] === undefined ? fallback : TRUE.includes(options[name]!);
