@@ -18,7 +18,7 @@ const provider = useProvider({
         throw null;
       },
     }),
-    defineScenario({ name: "fine", description: "answers", reply: () => text("fine") }),
+    defineScenario({ name: "verbose", description: "writes 3 MB", reply: () => text("word ".repeat(600_000)) }),
   ],
 });
 const body = JSON.stringify(ask("hi"));
@@ -67,6 +67,11 @@ describe("a scenario that misbehaves is a 500 api_error, never an exit", () => {
     const got = await post(provider(), "/s/evil-header/v1/messages", body);
     expectErrorResponse(got, 500, SERVER_MESSAGES.badFaultHeader("evil-header", "retry-after"));
     expect(got.headers.get("x-evil")).toBeNull();
+    await stillServing();
+  });
+
+  it("a reply past the cap on what a scenario may write", async () => {
+    expectErrorResponse(await post(provider(), "/s/verbose/v1/messages", body), 500, SERVER_MESSAGES.replyTooLarge("verbose", 3_000_000));
     await stillServing();
   });
 
