@@ -50,6 +50,11 @@ export interface Provider {
   close(): Promise<void>;
 }
 
+/** By default an unexpected throw is one line on stderr, beside the 500 the client got. */
+function logInternalError(err: unknown): void {
+  process.stderr.write(`scripted provider: answered 500 to an error it did not expect: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+}
+
 export async function startProvider(options: ProviderOptions = {}): Promise<Provider> {
   const handler = new ProviderHandler({
     now: options.now ?? Date.now,
@@ -61,7 +66,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     models: { ...MODELS, ...options.models },
     keep: { ...DEFAULT_RECORD_LIMITS, ...options.keep },
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
-    ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+    onInternalError: options.onInternalError ?? logInternalError,
   });
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(headersTimeout, options.requestTimeoutMs ?? 30_000);
