@@ -3,7 +3,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { startProvider } from "../dist/checker/provider/index.js";
 
-const MODEL = "claude-lab-bench";
+const MODEL = "claude-opus-5";
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

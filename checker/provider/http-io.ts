@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { ApiError } from "./errors.js";
+import { requestId } from "./ids.js";
+
+export const HTTP_MESSAGES = {
+  notHttp: (code: string) => `The request is not valid HTTP (${code}).`,
+} as const;
 
 /** The real API's request size limit. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -44,4 +50,22 @@ export function sendTruncatedJson(res: ServerResponse, body: unknown, headers: R
   const payload = Buffer.from(JSON.stringify(body));
   res.writeHead(200, { ...headers, "content-type": "application/json", "content-length": String(payload.length) });
   res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.socket?.destroy());
+}
+
+/**
+ * Bytes that are not HTTP (or a client too slow to finish its request) never reach the handler.
+ * A parse error still gets a 400 in the API's error shape; a timed-out or broken socket is closed.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const writable = socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage;
+  if (!writable || err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "ERR_HTTP_HEADERS_TIMEOUT") {
+    socket.destroy();
+    return;
+  }
+  const id = requestId();
+  const body = JSON.stringify(new ApiError(400, HTTP_MESSAGES.notHttp(err.code ?? "parse error")).body(id));
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nrequest-id: ${id}\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

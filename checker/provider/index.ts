@@ -1,7 +1,9 @@
 /** The scripted provider: a loopback server that speaks the Anthropic Messages API. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MAX_BODY_BYTES } from "./http-io.js";
+import { answerClientError, MAX_BODY_BYTES } from "./http-io.js";
+import { MODELS, type ModelSpec } from "./models.js";
+import { DEFAULT_RECORD_LIMITS, type RecordLimits } from "./records.js";
 import { BUILT_IN_SCENARIOS } from "./scenarios/index.js";
 import type { Scenario } from "./scenarios/types.js";
 import { DEFAULT_MAX_CONTEXT_TOKENS, ProviderHandler, type Exchange } from "./server.js";
@@ -20,7 +22,16 @@ export interface ProviderOptions {
   maxBodyBytes?: number;
   /** Extra scenarios; one with a built-in's name replaces it. */
   scenarios?: Scenario[];
+  /** Extra models the provider serves (by name, with their output ceiling); one with a built-in's name replaces it. */
+  models?: Record<string, ModelSpec>;
+  /** How many recorded exchanges (and how many of their bytes) `requests` keeps; the oldest go first. */
+  keep?: Partial<RecordLimits>;
+  /** A client must send its whole head within this many ms (default 10 s), and its whole request within `requestTimeoutMs` (30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
   onExchange?: (exchange: Exchange) => void;
+  /** Told of every throw the provider did not expect; the client still gets a 500 api_error. */
+  onInternalError?: (err: unknown) => void;
 }
 
 export interface Provider {
@@ -29,12 +40,19 @@ export interface Provider {
   readonly origin: string;
   /** Base URL for an SDK client: http://127.0.0.1:PORT/s/NAME[/key=value…] */
   url(scenario?: string, options?: Record<string, string | number | boolean>): string;
-  /** Every exchange so far, in arrival order. */
+  /** The exchanges so far, in arrival order (the newest, within the `keep` window). */
   readonly requests: readonly Exchange[];
+  /** How many exchanges fell out of the window since the last reset. */
+  readonly forgotten: number;
   readonly scenarios: readonly Scenario[];
   /** Forgets recorded exchanges, fault attempt counters and the prompt cache. */
   reset(): void;
   close(): Promise<void>;
+}
+
+/** By default an unexpected throw is one line on stderr, beside the 500 the client got. */
+function logInternalError(err: unknown): void {
+  process.stderr.write(`scripted provider: answered 500 to an error it did not expect: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
 }
 
 export async function startProvider(options: ProviderOptions = {}): Promise<Provider> {
@@ -45,10 +63,20 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     maxContextTokens: options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     scenarios: [...BUILT_IN_SCENARIOS, ...(options.scenarios ?? [])],
+    models: { ...MODELS, ...options.models },
+    keep: { ...DEFAULT_RECORD_LIMITS, ...options.keep },
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onInternalError: options.onInternalError ?? logInternalError,
   });
-  const server = createServer((req, res) => void handler.handle(req, res));
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(headersTimeout, options.requestTimeoutMs ?? 30_000);
+  const server = createServer(
+    // Node checks both timeouts only this often, so a short one needs a short interval.
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(10, Math.min(1_000, headersTimeout / 4)) },
+    (req, res) => void handler.handle(req, res),
+  );
   server.keepAliveTimeout = 5_000;
+  server.on("clientError", answerClientError);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -71,6 +99,9 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     get requests() {
       return handler.records;
     },
+    get forgotten() {
+      return handler.forgotten;
+    },
     get scenarios() {
       return handler.scenarioList();
     },
@@ -90,4 +121,6 @@ export type { Scenario, ScenarioContext, ScenarioReply } from "./scenarios/types
 export { BUILT_IN_SCENARIOS, PLANTED_DOCUMENT, WEATHER_CITIES } from "./scenarios/index.js";
 export * as scenarioHelpers from "./scenarios/helpers.js";
 export { ApiError } from "./errors.js";
+export { MODELS, MODEL_MESSAGES, type ModelSpec } from "./models.js";
+export type { OptionSpec } from "./scenarios/types.js";
 export { MESSAGES as VALIDATION_MESSAGES } from "./validate.js";

@@ -29,10 +29,11 @@ function pieceToScratch(piece: string): number {
 /**
  * The tokens of every piece seen so far (a rank, or the ranks it merges into): prompts repeat
  * their words turn after turn, and a Map hit is cheaper than hashing the bytes again in a
- * process too short-lived for that code to be optimized. Bounded by characters, so it stays a
- * few MB whatever a long-running provider is sent.
+ * process too short-lived for that code to be optimized. Bounded by characters plus 40 for each
+ * entry (about what a Map entry costs), so it stays a few MB whatever a long-running provider is
+ * sent: some 40,000 pieces, more than the words of a long transcript.
  */
-const seen = new TextMemo<number | number[]>(2_000_000);
+const seen = new TextMemo<number | number[]>(2_000_000, 40);
 
 const rankOrInfinity = (from: number, to: number | undefined): number => {
   if (to === undefined) return Infinity;

@@ -1,8 +1,8 @@
 /** Turns a scenario's reply into the API's Message, enforcing stop_sequences and max_tokens. */
-import { decode, encode } from "./o200k.js";
+import { countTextFairly, firstTokens, Turns } from "./fair-count.js";
 import type { CacheUsage } from "./prompt-cache.js";
 import type { ReplyBlock, StopReason } from "./scenarios/types.js";
-import { blockText, countText } from "./tokens.js";
+import { blockText } from "./tokens.js";
 import { messageId, toolUseId } from "./ids.js";
 import type { MessagesRequest } from "./wire.js";
 
@@ -62,18 +62,18 @@ function applyStopSequences(content: ResponseBlock[], sequences: string[] | unde
   return null;
 }
 
-/** Cuts the reply after `limit` output tokens; a tool call that does not fit is dropped. */
-function applyMaxTokens(content: ResponseBlock[], limit: number) {
+/** Cuts the reply after `limit` output tokens; a tool call that does not fit is dropped. Counts in turns. */
+async function applyMaxTokens(content: ResponseBlock[], limit: number, turns: Turns) {
   const kept: ResponseBlock[] = [];
   let used = 0;
   for (const block of content) {
-    const n = countText(blockText(block));
+    const n = await countTextFairly(blockText(block), turns);
     if (used + n <= limit) {
       kept.push(block);
       used += n;
       continue;
     }
-    if (block.type === "text") kept.push({ ...block, text: decode(encode(block.text).slice(0, limit - used)) });
+    if (block.type === "text") kept.push({ ...block, text: await firstTokens(block.text, limit - used, turns) });
     return { content: kept, truncated: true };
   }
   return { content: kept, truncated: false };
@@ -82,7 +82,8 @@ function applyMaxTokens(content: ResponseBlock[], limit: number) {
 /** A cut at position 0 leaves an empty text block, which the API never sends. */
 const withoutEmptyText = (content: ResponseBlock[]) => content.filter((b) => b.type !== "text" || b.text !== "");
 
-function shape(blocks: ReplyBlock[], stopReason: StopReason, request: MessagesRequest, seed: string): Shaped {
+async function shape(blocks: ReplyBlock[], stopReason: StopReason, request: MessagesRequest, seed: string): Promise<Shaped> {
+  const turns = new Turns();
   let content = materialise(blocks, seed);
   let stopSequence: string | null = null;
   const stopped = applyStopSequences(content, request.stop_sequences);
@@ -91,24 +92,25 @@ function shape(blocks: ReplyBlock[], stopReason: StopReason, request: MessagesRe
     stopSequence = stopped.sequence;
     stopReason = "stop_sequence";
   }
-  const limited = applyMaxTokens(content, request.max_tokens);
+  const limited = await applyMaxTokens(content, request.max_tokens, turns);
   if (limited.truncated) {
     return { content: withoutEmptyText(limited.content), stopReason: "max_tokens", stopSequence: null, outputTokens: request.max_tokens };
   }
   content = withoutEmptyText(content);
-  const outputTokens = content.reduce((sum, block) => sum + countText(blockText(block)), 0);
+  let outputTokens = 0;
+  for (const block of content) outputTokens += await countTextFairly(blockText(block), turns);
   return { content, stopReason, stopSequence, outputTokens };
 }
 
-export function buildMessage(
+export async function buildMessage(
   reply: { content: ReplyBlock[]; stopReason?: StopReason },
   request: MessagesRequest,
   input: CacheUsage,
   seed: string,
-): ResponseMessage {
+): Promise<ResponseMessage> {
   const hasToolUse = reply.content.some((b) => b.type === "tool_use");
   const requested = reply.stopReason ?? (hasToolUse ? "tool_use" : "end_turn");
-  const shaped = shape(reply.content, requested, request, seed);
+  const shaped = await shape(reply.content, requested, request, seed);
   return {
     id: messageId(),
     type: "message",

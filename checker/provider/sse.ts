@@ -1,5 +1,6 @@
 /** Writes a Message as the API's server-sent events, in the real order. */
 import type { ServerResponse } from "node:http";
+import { Turns } from "./fair-count.js";
 import type { ResponseBlock, ResponseMessage } from "./reply.js";
 
 type Event = { type: string; [key: string]: unknown };
@@ -61,12 +62,21 @@ export function streamEvents(message: ResponseMessage): Event[] {
   return events;
 }
 
-/** Sends the events; with `dropAfter`, the socket is destroyed after that many events. */
-export function writeStream(res: ServerResponse, message: ResponseMessage, headers: Record<string, string>, dropAfter?: number) {
+/** Events written between two chances for other requests to run. */
+const BATCH = 256;
+
+/** Sends the events (a long reply in batches, taking turns); with `dropAfter`, the socket is destroyed after that many. */
+export async function writeStream(res: ServerResponse, message: ResponseMessage, headers: Record<string, string>, dropAfter?: number): Promise<void> {
   res.writeHead(200, { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   const events = streamEvents(message);
   if (dropAfter === undefined) {
-    res.end(events.map(frame).join(""));
+    const turns = new Turns();
+    for (let i = 0; i < events.length; i += BATCH) {
+      if (res.destroyed) return;
+      res.write(events.slice(i, i + BATCH).map(frame).join(""));
+      await turns.take();
+    }
+    res.end();
     return;
   }
   const sent = events.slice(0, Math.min(dropAfter, events.length - 1)).map(frame).join("");

@@ -36,7 +36,7 @@ export const LONG_RUN = 4096;
 const HUGE = 1_000_000;
 const SLICE = 100_000;
 /** Prompts past the context limit are counted exactly up to this many characters, then estimated. */
-const EXACT_CHARS = 1_000_000;
+export const EXACT_CHARS = 1_000_000;
 
 export interface Segment {
   section: "tools" | "system" | "messages";
@@ -47,11 +47,11 @@ export interface Segment {
   cacheControl: CacheControl | null;
 }
 
-/** Counts of segment texts; forgets everything once it holds 20,000,000 characters (about 40 MB). */
-const memo = new TextMemo<number>(20_000_000);
+/** Counts of segment texts (a transcript resent every turn is counted once); forgets everything past 4,000,000 characters. */
+const memo = new TextMemo<number>(4_000_000);
 const LONG_RUN_PATTERN = new RegExp(`\\S{${LONG_RUN + 1},}`, "g");
 
-function countPieces(text: string): number {
+export function countPieces(text: string): number {
   let total = 0;
   let last = 0;
   for (const match of text.matchAll(LONG_RUN_PATTERN)) {
@@ -63,16 +63,23 @@ function countPieces(text: string): number {
   return total;
 }
 
+/** Segment texts up to this long have their counts remembered. */
+const MEMO_MAX = 200_000;
+
+/** The remembered count of `text`, if any. */
+export const knownCount = (text: string): number | undefined => (text.length <= MEMO_MAX ? memo.get(text) : undefined);
+
+export function rememberCount(text: string, n: number): void {
+  if (text.length <= MEMO_MAX) memo.set(text, n);
+}
+
 /** o200k_base tokens in one segment's text, with the long-run rule applied. */
 export function countText(text: string): number {
   if (text.length === 0) return 0;
-  const cacheable = text.length <= 200_000;
-  if (cacheable) {
-    const hit = memo.get(text);
-    if (hit !== undefined) return hit;
-  }
+  const hit = knownCount(text);
+  if (hit !== undefined) return hit;
   const n = countPieces(text);
-  if (cacheable) memo.set(text, n);
+  rememberCount(text, n);
   return n;
 }
 
@@ -160,7 +167,7 @@ export function countSegments(segments: Segment[], limit = Infinity): PromptCoun
 }
 
 /** A segment's text whole, or past HUGE characters in SLICE-character slices cut at a space within the slice. */
-function* slicesOf(text: string): Generator<string> {
+export function* slicesOf(text: string): Generator<string> {
   if (text.length <= HUGE) {
     yield text;
     return;

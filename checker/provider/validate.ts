@@ -28,6 +28,12 @@ export const MESSAGES = {
   list: (path: string) => `${path}: Input should be a valid list`,
   object: (path: string) => `${path}: Input should be a valid dictionary`,
   atLeastOne: (path: string) => `${path}: Input should be greater than or equal to 1`,
+  atLeast: (path: string, n: number) => `${path}: Input should be greater than or equal to ${n}`,
+  atMost: (path: string, n: number) => `${path}: Input should be less than or equal to ${n}`,
+  toolChoiceObject: "tool_choice: Input should be a valid dictionary or object to extract fields from",
+  toolChoiceNoTag: "tool_choice: Unable to extract tag using discriminator 'type'",
+  toolChoiceTag: (tag: string) =>
+    `tool_choice: Input tag '${tag.length > 100 ? `${tag.slice(0, 100)}…` : tag}' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'`,
   role: (path: string) => `${path}: Input should be 'user' or 'assistant'`,
   emptyMessages: "messages: at least one message is required",
   firstRole: 'messages: first message must use the "user" role',
@@ -169,6 +175,19 @@ function checkTools(value: unknown): number {
   return markers;
 }
 
+const TOOL_CHOICE_TAGS = ["auto", "any", "tool", "none"];
+
+/** tool_choice is a union tagged by `type`; the API words its refusals as its validator does. */
+function checkToolChoice(value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (!isObject(value)) throw invalid(MESSAGES.toolChoiceObject);
+  if (!("type" in value)) throw invalid(MESSAGES.toolChoiceNoTag);
+  const tag = value["type"];
+  if (typeof tag !== "string" || !TOOL_CHOICE_TAGS.includes(tag)) throw invalid(MESSAGES.toolChoiceTag(typeof tag === "string" ? tag : JSON.stringify(tag) ?? String(tag)));
+  if (tag === "tool") requireString(value, "name", "tool_choice.tool.name");
+  if (tag !== "none") optional(value, "disable_parallel_tool_use", (v) => typeof v === "boolean", MESSAGES.boolean, `tool_choice.${tag}.disable_parallel_tool_use`);
+}
+
 /** Consecutive messages with the same role form one turn, as on the real API. */
 interface Turn {
   role: "user" | "assistant";
@@ -220,8 +239,11 @@ export function validateMessagesRequest(body: unknown, opts: { countOnly?: boole
   requireString(body, "model", "model");
   if (!opts.countOnly) {
     if (!("max_tokens" in body)) throw invalid(MESSAGES.required("max_tokens"));
-    if (!Number.isInteger(body["max_tokens"])) throw invalid(MESSAGES.integer("max_tokens"));
-    if ((body["max_tokens"] as number) < 1) throw invalid(MESSAGES.atLeastOne("max_tokens"));
+    const maxTokens = body["max_tokens"];
+    if (!Number.isInteger(maxTokens)) throw invalid(MESSAGES.integer("max_tokens"));
+    if ((maxTokens as number) < 1) throw invalid(MESSAGES.atLeastOne("max_tokens"));
+    // 1e21 is an integer to JavaScript, not to the API's 64-bit field.
+    if (!Number.isSafeInteger(maxTokens)) throw invalid(MESSAGES.integer("max_tokens"));
   }
   if (!("messages" in body)) throw invalid(MESSAGES.required("messages"));
   let markers = checkMessages(body["messages"]);
@@ -230,6 +252,9 @@ export function validateMessagesRequest(body: unknown, opts: { countOnly?: boole
   markers += checkCacheControl(body["cache_control"], "cache_control");
   optional(body, "stream", (v) => typeof v === "boolean", MESSAGES.boolean, "stream");
   optional(body, "temperature", (v) => typeof v === "number", MESSAGES.number, "temperature");
+  optional(body, "temperature", (v) => (v as number) >= 0, (p) => MESSAGES.atLeast(p, 0), "temperature");
+  optional(body, "temperature", (v) => (v as number) <= 1, (p) => MESSAGES.atMost(p, 1), "temperature");
+  checkToolChoice(body["tool_choice"]);
   optional(body, "stop_sequences", (v) => Array.isArray(v) && v.every((s) => typeof s === "string"), MESSAGES.list, "stop_sequences");
   if (markers > MAX_BREAKPOINTS) throw invalid(MESSAGES.tooManyBreakpoints(markers));
   const request = body as unknown as MessagesRequest;

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { labPaths } from "../../checker/paths.js";
 import { startProvider, type Exchange, type Provider, type Scenario } from "../../checker/provider/index.js";
+import { isOptionSpec } from "../../checker/provider/scenarios/options.js";
 import { loadConfig } from "../config/load-config.js";
 import { loadModule, ModuleLoadError } from "../config/load-module.js";
 import { UserError } from "../cli/errors.js";
@@ -12,15 +13,18 @@ export const PROVIDER_MESSAGES = {
   portInUse: (port: number) => `Port ${port} is already in use; choose another with --port.`,
   noScenarios: (file: string) => `${file} exports no scenarios: export an array of scenarios as the default export.`,
   badScenario: (file: string, index: number) =>
-    `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function.`,
+    `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function, ` +
+    'and its "options", if any, declared with integer(min, max), decimal(min, max) or flag().',
   stopped: "Stopped.",
+  internalError: (detail: string) => `The provider hit an error it did not expect and answered 500 api_error; it keeps serving.\n${detail}`,
 } as const;
 
 const SCENARIO_HELPERS_URL = pathToFileURL(join(labPaths().dist, "checker/provider/scenarios/helpers.js")).href;
 
 function isScenario(value: unknown): value is Scenario {
   const s = value as Partial<Scenario> | null;
-  return typeof s?.name === "string" && typeof s.description === "string" && typeof s.reply === "function";
+  if (typeof s?.name !== "string" || typeof s.description !== "string" || typeof s.reply !== "function") return false;
+  return s.options === undefined || (typeof s.options === "object" && s.options !== null && Object.values(s.options).every(isOptionSpec));
 }
 
 /** Loads a user's scenario file: a default export that is an array (or object) of scenarios. */
@@ -49,16 +53,23 @@ export function describeExchange(x: Exchange): string {
   if (x.outcome === "dropped") return `${head}  connection dropped on purpose  ${ms}`;
   if (x.outcome === "count") return `${head}  200 count_tokens ${(x.response as { input_tokens: number }).input_tokens}  ${ms}`;
   if (x.outcome === "error") {
-    const error = (x.response as { error?: { type: string } } | null)?.error;
-    return `${head}  ${x.status} ${error?.type ?? "error"}  ${ms}`;
+    const error = (x.response as { error?: { type: string; message: string } } | null)?.error;
+    const why = error ? `: ${error.message.length > 100 ? `${error.message.slice(0, 100)}…` : error.message}` : "";
+    return `${head}  ${x.status} ${error?.type ?? "error"}${why}  ${ms}`;
   }
   const u = x.usage!;
   const stop = (x.response as { stop_reason: string }).stop_reason;
   return `${head}  200 ${stop}  in ${u.input_tokens} · out ${u.output_tokens} · cache read ${u.cache_read_input_tokens} / write ${u.cache_creation_input_tokens}${x.stream ? " · stream" : ""}  ${ms}`;
 }
 
-function listen(opts: { port: number; cacheMinTokens: number; scenarios: Scenario[]; onExchange: (x: Exchange) => void }) {
-  return startProvider({ port: opts.port, cacheMinTokens: opts.cacheMinTokens, scenarios: opts.scenarios, onExchange: opts.onExchange }).catch(
+/**
+ * `lab provider` runs for hours and reads none of its records back: each exchange is printed
+ * (and, with --log, appended to the file) as it finishes, and none is kept in memory.
+ */
+export const PROVIDER_COMMAND_KEEP = { exchanges: 0 } as const;
+
+function listen(opts: { port: number; cacheMinTokens: number; scenarios: Scenario[]; onExchange: (x: Exchange) => void; onInternalError: (err: unknown) => void }) {
+  return startProvider({ ...opts, keep: PROVIDER_COMMAND_KEEP }).catch(
     (err: NodeJS.ErrnoException) => {
       if (err.code === "EADDRINUSE") throw new UserError(PROVIDER_MESSAGES.portInUse(opts.port));
       throw err;
@@ -82,6 +93,9 @@ export async function providerCommand(
     onExchange(x) {
       writeLine(io.stdout, describeExchange(x));
       if (logFile) appendFileSync(logFile, `${JSON.stringify(x)}\n`);
+    },
+    onInternalError(err) {
+      writeLine(io.stderr, PROVIDER_MESSAGES.internalError(err instanceof Error ? (err.stack ?? err.message) : String(err)));
     },
   });
 

@@ -4,13 +4,17 @@
  * answers normally. Any of them accepts shouldRetry=true|false to send x-should-retry.
  */
 import { defineScenario, drop, fault, numberOption, text } from "./helpers.js";
+import { decimal, flag, integer, isOn } from "./options.js";
 import type { ScenarioContext, ScenarioReply } from "./types.js";
 
 const success = (ctx: ScenarioContext) => text(`Done: ${ctx.lastUserText}`);
 
+/** How many attempts may fail: enough for any retry test, few enough to stay a test. */
+const faults = integer(0, 1000);
+const shouldRetry = flag();
+
 function extraHeaders(ctx: ScenarioContext): Record<string, string> {
-  const value = ctx.options["shouldRetry"];
-  return value === "true" || value === "false" ? { "x-should-retry": value } : {};
+  return ctx.options["shouldRetry"] === undefined ? {} : { "x-should-retry": String(isOn(ctx.options, "shouldRetry")) };
 }
 
 function failing(ctx: ScenarioContext, defaultFaults: number, failure: () => ScenarioReply): ScenarioReply {
@@ -20,6 +24,7 @@ function failing(ctx: ScenarioContext, defaultFaults: number, failure: () => Sce
 export const rateLimited = defineScenario({
   name: "rate-limited",
   description: "429 with retry-after (retryAfter=1 s, or retryAfterMs) for faults=2 attempts, then success",
+  options: { faults, retryAfter: decimal(0, 3600), retryAfterMs: decimal(0, 3_600_000), shouldRetry },
   reply: (ctx) =>
     failing(ctx, 2, () => {
       const headers: Record<string, string> = { ...extraHeaders(ctx) };
@@ -32,12 +37,14 @@ export const rateLimited = defineScenario({
 export const overloaded = defineScenario({
   name: "overloaded",
   description: "529 overloaded_error for faults=3 attempts, then success",
+  options: { faults, shouldRetry },
   reply: (ctx) => failing(ctx, 3, () => fault(529, "Overloaded", { headers: extraHeaders(ctx) })),
 });
 
 export const serverErrors = defineScenario({
   name: "server-errors",
   description: "500 and 503 in turn (or only status=N) for faults=2 attempts, then success",
+  options: { faults, status: integer(500, 599), shouldRetry },
   reply: (ctx) =>
     failing(ctx, 2, () => {
       const forced = numberOption(ctx, "status", 0);
@@ -50,6 +57,7 @@ export const serverErrors = defineScenario({
 export const badRequest = defineScenario({
   name: "bad-request",
   description: "400 invalid_request_error on every attempt",
+  options: { shouldRetry },
   reply: (ctx) =>
     fault(
       400,
@@ -61,11 +69,13 @@ export const badRequest = defineScenario({
 export const dropBeforeHeaders = defineScenario({
   name: "drop-before-headers",
   description: "closes the socket before any header for faults=1 attempts, then success",
+  options: { faults },
   reply: (ctx) => failing(ctx, 1, () => drop("before-headers")),
 });
 
 export const dropMidStream = defineScenario({
   name: "drop-mid-stream",
   description: "sends part of the reply, then cuts the connection, for faults=1 attempts; then success",
+  options: { faults },
   reply: (ctx) => failing(ctx, 1, () => drop("mid-stream")),
 });

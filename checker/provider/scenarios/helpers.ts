@@ -4,6 +4,9 @@ import type { ReplyBlock, Scenario, ScenarioContext, ScenarioReply, StopReason, 
 
 export const defineScenario = (scenario: Scenario): Scenario => scenario;
 
+/** Declarations of path options, for a scenario's `options`: { faults: integer(0, 10) }. */
+export { decimal, flag, integer } from "./options.js";
+
 /** A text block for use inside `asks`. */
 export const say = (text: string): ReplyBlock => ({ type: "text", text });
 

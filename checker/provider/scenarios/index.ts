@@ -44,4 +44,5 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
 export * from "./helpers.js";
+export { OPTION_MESSAGES } from "./options.js";
 export type * from "./types.js";

@@ -4,12 +4,13 @@
  * option stubborn=1 it ignores nudges, so the harness has to halt it.
  */
 import { asks, call, defineScenario, text } from "./helpers.js";
+import { flag, isOn } from "./options.js";
 import type { Scenario, ScenarioContext, ScenarioReply } from "./types.js";
 
 const NUDGE = /identical|repeat|cycl|no (measurable )?progress|loop|stuck/i;
 
 function nudged(ctx: ScenarioContext): boolean {
-  if (ctx.options["stubborn"] === "1" || ctx.options["stubborn"] === "true") return false;
+  if (isOn(ctx.options, "stubborn")) return false;
   const last = ctx.calls.at(-1)?.result;
   return last !== null && last !== undefined && NUDGE.test(last.text);
 }
@@ -18,6 +19,7 @@ function loop(name: string, description: string, step: (ctx: ScenarioContext) =>
   return defineScenario({
     name,
     description,
+    options: { stubborn: flag() },
     reply: (ctx) =>
       nudged(ctx)
         ? text(`I was going round in circles, so I stopped after ${ctx.calls.length} tool calls. What blocks me: nothing I try changes the result.`)

@@ -1,5 +1,6 @@
 /** Conversational scenarios: the model asks for tools and answers from what they return. */
 import { asks, call, callsOf, defineScenario, filler, lastAnswered, numberOption, refusal, say, text, toolUse } from "./helpers.js";
+import { integer } from "./options.js";
 import type { ScenarioContext } from "./types.js";
 
 const firstLine = (value: string) => value.trim().split("\n")[0]!.slice(0, 200);
@@ -136,6 +137,8 @@ export const runaway = defineScenario({
 export const growing = defineScenario({
   name: "growing",
   description: "a long run (turns=40) whose every turn adds ~grow=1500 tokens of notes to the transcript",
+  // 20,000 words a turn is about 25K tokens: past that a run is no longer a lesson, only a load.
+  options: { turns: integer(0, 1000), grow: integer(1, 20_000) },
   reply(ctx) {
     const turns = numberOption(ctx, "turns", 40);
     const grow = numberOption(ctx, "grow", 1500);

@@ -41,9 +41,17 @@ export type ScenarioReply =
   | { kind: "fault"; status: number; type?: ApiErrorType; message: string; headers?: Record<string, string> }
   | { kind: "drop"; when: "before-headers" | "mid-stream" };
 
+/** What one URL-path option of a scenario accepts; anything else is refused with a 400 naming it. */
+export type OptionSpec =
+  | { type: "integer"; min: number; max: number }
+  | { type: "number"; min: number; max: number }
+  | { type: "boolean" };
+
 export interface Scenario {
   name: string;
   /** One line for `lab provider`'s list. */
   description: string;
+  /** The path options it reads (/s/NAME/key=value/…), declared so that others are refused. None when absent. */
+  options?: Readonly<Record<string, OptionSpec>>;
   reply(ctx: ScenarioContext): ScenarioReply;
 }

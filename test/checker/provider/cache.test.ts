@@ -148,12 +148,12 @@ describe("prompt cache", () => {
 
 describe("per-model minimum", () => {
   it("caches a ~2,000-token prefix for a model whose minimum is lower, and not for one whose minimum is higher", async () => {
-    const own = await startProvider({ now: () => clock, cacheMinTokens: { "claude-haiku-lab": 4096, default: 1024 } });
+    const own = await startProvider({ now: () => clock, cacheMinTokens: { "claude-haiku-4-5": 4096, default: 1024 } });
     try {
       const client = clientFor(own);
       const small = await send(client, withHandbook("Rule 1?"));
       expect(small.cache_creation_input_tokens).toBe(segmentTokens(HANDBOOK));
-      const haiku = await send(client, { ...withHandbook("Rule 1?"), model: "claude-haiku-lab" });
+      const haiku = await send(client, { ...withHandbook("Rule 1?"), model: "claude-haiku-4-5" });
       expect(haiku).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
     } finally {
       await own.close();

@@ -95,13 +95,13 @@ describe("authentication", () => {
 
 describe("recording", () => {
   it("records each exchange with its scenario, options, body, status and usage", async () => {
-    const client = clientFor(provider(), "echo", { options: { flavour: "plain" } });
+    const client = clientFor(provider(), "rate-limited", { options: { faults: 0 } });
     const message = await client.messages.create(ask("record me"));
     const exchange = provider().requests.at(-1)!;
     expect(exchange).toMatchObject({
       endpoint: "messages",
-      scenario: "echo",
-      options: { flavour: "plain" },
+      scenario: "rate-limited",
+      options: { faults: "0" },
       status: 200,
       outcome: "message",
       stream: false,

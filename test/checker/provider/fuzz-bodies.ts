@@ -27,7 +27,7 @@ const pick = <T>(r: Random, items: readonly T[]): T => items[int(r, items.length
 /** A request the provider accepts; every mutation below breaks exactly one thing in it. */
 export function validBody(): Record<string, any> {
   return {
-    model: "claude-lab-test",
+    model: "claude-opus-5",
     max_tokens: 64,
     system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral", ttl: "5m" } }],
     tools: [{ name: "lookup", description: "Looks things up.", input_schema: { type: "object" } }],

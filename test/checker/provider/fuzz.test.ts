@@ -1,7 +1,19 @@
-/** 1,000 malformed bodies (and five of 20 MB) on loopback: each one a 400 or 413 in the API's shape, and the server lives on. */
-import { describe, expect, it } from "vitest";
+/**
+ * Fuzzing the provider, seeded so every run sends the same bytes: 1,000 malformed bodies (and
+ * five of 20 MB) in process, each a 400 or 413 in the API's shape; then 400 whole requests
+ * (paths, methods, headers, bodies) against `lab provider` in a process of its own, which must
+ * answer each in the API's shape or close the socket, never exit, and stay as fast.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Provider } from "../../../checker/provider/index.js";
+import { tempDir } from "../../support/temp-dir.js";
 import { hugeBodies, malformedBodies, type Malformed } from "./fuzz-bodies.js";
-import { ask, clientFor, ID, post, useProvider, type RawResponse } from "./support.js";
+import { fuzzRequests } from "./fuzz-requests.js";
+import { ask, clientFor, ID, notErrorShape, post, rawHttp, useProvider, type RawReply, type RawResponse } from "./support.js";
+
+const LAB = join(import.meta.dirname, "../../../bin/lab.js");
 
 const provider = useProvider();
 const SEED = 20240611;
@@ -66,4 +78,90 @@ describe("fuzz", () => {
     provider().reset();
     expect((await clientFor(provider()).messages.create(ask("and now?"))).stop_reason).toBe("end_turn");
   });
+});
+
+/** `lab provider` in a process of its own, so that an exit would show as one. */
+async function labProvider(): Promise<{ child: ChildProcess; port: number; stderr: () => string }> {
+  const child = spawn(process.execPath, [LAB, "provider", "--port", "0"], { cwd: tempDir("provider-fuzz"), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (c: Buffer) => (err += c));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      // Only the head is kept: every request prints a line, and nobody reads them here.
+      if (out.length < 4096) out += c;
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`lab provider exited (${code}): ${err}`)));
+  });
+  return { child, port, stderr: () => err };
+}
+
+/** Why a reply is neither a closed socket, a success of the API's shape, nor its error shape; or null. */
+function notApiReply(got: RawReply): string | null {
+  if (got.closed) return null;
+  if (got.status === 200) {
+    const json = got.json as { type?: unknown; input_tokens?: unknown } | null;
+    if (json?.type === "message" || typeof json?.input_tokens === "number" || got.body.startsWith("event: message_start")) return null;
+    return `200 that is not a message: ${got.body.slice(0, 200)}`;
+  }
+  return notErrorShape(got);
+}
+
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)]!;
+const SMALL = Buffer.from(
+  `POST /s/echo/v1/messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-api-key: k\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\n` +
+    `content-length: ${Buffer.byteLength(JSON.stringify(ask("small")))}\r\n\r\n${JSON.stringify(ask("small"))}`,
+);
+
+/** Runs `load` on `workers` connections at a time while one more client times small requests; returns their p95. */
+async function smallP95Under(port: number, load: Buffer[], workers: number): Promise<{ p95: number; problems: string[] }> {
+  const target = { port } as Provider;
+  const problems: string[] = [];
+  let next = 0;
+  let done = false;
+  const latencies: number[] = [];
+  const timing = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const got = await rawHttp(target, SMALL);
+      latencies.push(performance.now() - started);
+      if (got.status !== 200) problems.push(`small request: ${got.status} ${got.body.slice(0, 200)}`);
+    }
+  })();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < load.length) {
+        const i = next++;
+        const wrong = notApiReply(await rawHttp(target, load[i]!));
+        if (wrong) problems.push(`#${i} ${load[i]!.subarray(0, 80).toString("latin1").split("\r\n")[0]}: ${wrong}`);
+      }
+    }),
+  );
+  done = true;
+  await timing;
+  return { p95: p95(latencies), problems };
+}
+
+describe("fuzz: whole requests against lab provider", () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
+
+  it("answers 400 seeded requests (paths, methods, headers, bodies) in the API's shape, never exits, and small requests stay as fast", async () => {
+    const lab = await labProvider();
+    children.push(lab.child);
+    const fuzz = fuzzRequests(SEED, 400).map((f) => f.bytes);
+    const plain = Array.from({ length: 400 }, () => SMALL);
+    // The same number of ordinary small requests first: the yardstick for "as fast".
+    const baseline = await smallP95Under(lab.port, plain, 6);
+    const fuzzed = await smallP95Under(lab.port, fuzz, 6);
+    expect(baseline.problems).toEqual([]);
+    expect(fuzzed.problems).toEqual([]);
+    expect(lab.child.exitCode).toBeNull();
+    expect(fuzzed.p95 / baseline.p95).toBeLessThan(3);
+    lab.child.kill("SIGINT");
+    expect(await new Promise((r) => lab.child.on("exit", r))).toBe(0);
+    expect(lab.stderr()).toBe("");
+  }, 120_000);
 });

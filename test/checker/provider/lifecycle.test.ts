@@ -1,7 +1,7 @@
 /** Starting and closing a provider is cheap; the in-process API takes scenarios of its own and reports exchanges. */
 import { describe, expect, it } from "vitest";
 import { scenarioHelpers, startProvider, type Exchange } from "../../../checker/provider/index.js";
-import { ask, clientFor } from "./support.js";
+import { ask, clientFor, MODEL } from "./support.js";
 
 describe("startProvider and close", () => {
   it("takes tens of milliseconds from start to closed", async () => {
@@ -53,7 +53,7 @@ describe("in-process options", () => {
     const own = await startProvider({ onExchange: (exchange) => seen.push(exchange) });
     try {
       await clientFor(own).messages.create(ask("one"));
-      await clientFor(own).messages.countTokens({ model: "m", messages: [{ role: "user", content: "two" }] });
+      await clientFor(own).messages.countTokens({ model: MODEL, messages: [{ role: "user", content: "two" }] });
       expect(seen.map((e) => [e.seq, e.endpoint, e.outcome])).toEqual([
         [1, "messages", "message"],
         [2, "count_tokens", "count"],

@@ -1,10 +1,11 @@
 /** Helpers shared by the provider suite: a real provider per file, real SDK clients, raw requests. */
 import Anthropic from "@anthropic-ai/sdk";
+import { connect } from "node:net";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startProvider, type Provider, type ProviderOptions } from "../../../checker/provider/index.js";
 import { promptTokens } from "./render.js";
 
-export const MODEL = "claude-lab-test";
+export const MODEL = "claude-opus-5";
 
 export const ID = {
   message: /^msg_01[A-Za-z0-9]{22}$/,
@@ -131,3 +132,79 @@ export const FULL_USAGE = {
   cache_creation: { ephemeral_5m_input_tokens: expect.any(Number), ephemeral_1h_input_tokens: expect.any(Number) },
   service_tier: "standard",
 };
+
+export interface RawReply {
+  /** True when the socket closed without a complete HTTP response. */
+  closed: boolean;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  json: unknown;
+}
+
+/**
+ * Sends `bytes` as they are over a fresh socket and reads until the server closes it or
+ * `Connection: close` ends the reply: for requests fetch refuses to send.
+ */
+export function rawHttp(provider: Provider, bytes: string | Uint8Array, waitMs = 10_000): Promise<RawReply> {
+  return new Promise((resolve) => {
+    const socket = connect(provider.port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(parseRawReply(Buffer.concat(chunks).toString("latin1")));
+    });
+    socket.end(typeof bytes === "string" ? Buffer.from(bytes, "latin1") : bytes);
+  });
+}
+
+function parseRawReply(text: string): RawReply {
+  const split = text.indexOf("\r\n\r\n");
+  const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+  if (split < 0 || !status) return { closed: true, status: 0, headers: {}, body: "", json: null };
+  const headers: Record<string, string> = {};
+  for (const line of text.slice(0, split).split("\r\n").slice(1)) {
+    const at = line.indexOf(":");
+    headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
+  }
+  let body = text.slice(split + 4);
+  if (headers["transfer-encoding"] === "chunked") body = unchunk(body);
+  const length = headers["content-length"];
+  const complete = length === undefined || Buffer.byteLength(body, "latin1") >= Number(length);
+  body = Buffer.from(body, "latin1").toString("utf8");
+  let json: unknown = null;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = null;
+  }
+  return { closed: !complete, status: Number(status), headers, body, json };
+}
+
+function unchunk(body: string): string {
+  let out = "";
+  let at = 0;
+  for (;;) {
+    const eol = body.indexOf("\r\n", at);
+    if (eol < 0) return out;
+    const size = parseInt(body.slice(at, eol), 16);
+    if (!size) return out;
+    out += body.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
+}
+
+/** Why `reply` is not one answer in the API's error shape (request_id equal to its header), or null. */
+export function notErrorShape(reply: { status: number; headers: Record<string, string> | Headers; json: unknown }): string | null {
+  const body = reply.json as { type?: unknown; error?: { type?: unknown; message?: unknown }; request_id?: unknown } | null;
+  const requestId = reply.headers instanceof Headers ? reply.headers.get("request-id") : reply.headers["request-id"];
+  if (reply.status < 400 || reply.status > 599) return `status ${reply.status}`;
+  if (!body || Object.keys(body).join() !== "type,error,request_id" || body.type !== "error") return `shape ${JSON.stringify(body)?.slice(0, 200)}`;
+  if (Object.keys(body.error ?? {}).join() !== "type,message" || typeof body.error!.message !== "string") return `error ${JSON.stringify(body.error)}`;
+  if (body.error!.type !== TYPE_OF_STATUS[reply.status] && !(reply.status >= 500 && body.error!.type === "api_error")) return `type ${String(body.error!.type)} for ${reply.status}`;
+  if (typeof requestId !== "string" || !ID.request.test(requestId) || body.request_id !== requestId) return `request_id ${String(body.request_id)} / ${requestId}`;
+  return null;
+}

@@ -11,3 +11,12 @@ test("remembers texts until they add up to the limit, then forgets all of them a
   memo.set("lmnopqr", 4); // 3 + 7 = 10: still within
   expect([memo.get("ijk"), memo.get("lmnopqr")]).toEqual([3, 4]);
 });
+
+test("counts a fixed cost per entry, so many short texts are bounded too", () => {
+  const memo = new TextMemo<number>(100, 40);
+  memo.set("a", 1);
+  memo.set("b", 2); // 2 × 41 = 82
+  expect([memo.get("a"), memo.get("b")]).toEqual([1, 2]);
+  memo.set("c", 3); // 123: over the limit
+  expect([memo.get("a"), memo.get("b"), memo.get("c")]).toEqual([undefined, undefined, 3]);
+});

@@ -86,7 +86,7 @@ describe("lab provider", () => {
     // The scenario list follows the first line in writes of its own.
     await run.waitFor(/^ {2}hello {2,}says hello$/m);
     const client = new Anthropic({ baseURL: `${origin}/s/hello`, apiKey: "lab", maxRetries: 0 });
-    const reply = await client.messages.create({ model: "m", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
+    const reply = await client.messages.create({ model: "claude-haiku-4-5", max_tokens: 32, messages: [{ role: "user", content: "hi" }] });
     expect(reply.content).toEqual([{ type: "text", text: "hello, turn 0" }]);
     await run.waitFor(/POST \/s\/hello\/v1\/messages {2}200/);
     run.child.kill("SIGINT");
@@ -94,6 +94,38 @@ describe("lab provider", () => {
     const lines = readFileSync(join(cwd, "log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { path: string; status: number; scenario: string });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ path: "/s/hello/v1/messages", status: 200, scenario: "hello" });
+  });
+
+  test("a user's scenario declares its options; others are a 400 on the request's line, and the provider keeps serving", async () => {
+    const cwd = tempDir("provider-cmd");
+    writeFileSync(
+      join(cwd, "mine.ts"),
+      `import { defineScenario, integer, text } from "harness-lab/scenarios";\n` +
+        `export default [defineScenario({ name: "count", description: "counts", options: { n: integer(1, 3) }, reply: (ctx) => text(\`n=\${ctx.options.n}\`) })];\n`,
+    );
+    const run = lab(["provider", "--port", "0", "--scenarios", "mine.ts"], cwd);
+    const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const ask = (path: string) =>
+      fetch(`${origin}${path}/v1/messages`, {
+        method: "POST",
+        headers: { "x-api-key": "lab", "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: "claude-opus-5", max_tokens: 32, messages: [{ role: "user", content: "hi" }] }),
+      }).then(async (r) => [r.status, ((await r.json()) as { error?: { message: string } }).error?.message ?? "ok"]);
+    expect(await ask("/s/count/n=2")).toEqual([200, "ok"]);
+    expect(await ask("/s/count/n=9")).toEqual([400, 'Option "n" of scenario "count" must be an integer from 1 to 3; got "9".']);
+    expect(await ask("/s/%ZZ")).toEqual([400, 'The path segment "%ZZ" is not valid percent-encoding.']);
+    await run.waitFor(/POST \/s\/%ZZ\/v1\/messages {2}400 invalid_request_error: The path segment "%ZZ" is not valid percent-encoding\./);
+    expect(await ask("/s/count/n=3")).toEqual([200, "ok"]);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+  });
+
+  test("a scenario whose options are not declared with the helpers is refused when loaded", async () => {
+    const cwd = tempDir("provider-cmd");
+    writeFileSync(join(cwd, "odd.ts"), `export default [{ name: "odd", description: "d", options: { n: "int" }, reply: () => ({ kind: "drop", when: "before-headers" }) }];\n`);
+    const run = lab(["provider", "--port", "0", "--scenarios", "odd.ts"], cwd);
+    expect(await run.exited).toBe(1);
+    expect(run.err()).toBe(`${PROVIDER_MESSAGES.badScenario(join(cwd, "odd.ts"), 0)}\n`);
   });
 
   test("a scenario file without scenarios is refused in one sentence", async () => {

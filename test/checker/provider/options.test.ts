@@ -1,0 +1,67 @@
+/** Path options are declared by each scenario: unknown ones and values out of range are a 400 naming them. */
+import { describe, expect, it } from "vitest";
+import { BUILT_IN_SCENARIOS } from "../../../checker/provider/index.js";
+import { OPTION_MESSAGES } from "../../../checker/provider/scenarios/index.js";
+import { ROUTE_MESSAGES } from "../../../checker/provider/route.js";
+import { ask, expectErrorResponse, post, useProvider } from "./support.js";
+
+const provider = useProvider();
+const body = JSON.stringify(ask("hi"));
+const send = (path: string) => post(provider(), `${path}/v1/messages`, body);
+
+describe("unknown options", () => {
+  it("retryafter=7 (a typo of retryAfter) is a 400 naming it and listing what rate-limited takes", async () => {
+    expectErrorResponse(
+      await send("/s/rate-limited/retryafter=7"),
+      400,
+      'Unknown option "retryafter" for scenario "rate-limited". It takes: faults, retryAfter, retryAfterMs, shouldRetry.',
+    );
+  });
+
+  it("a scenario that declares no options refuses any", async () => {
+    expectErrorResponse(await send("/s/echo/flavour=plain"), 400, OPTION_MESSAGES.unknown("echo", "flavour", []));
+  });
+
+  it("an option name with odd characters, or given twice, is refused before the scenario is asked", async () => {
+    expectErrorResponse(await send("/s/rate-limited/%0Afaults=1"), 400, ROUTE_MESSAGES.badOptionName("\nfaults"));
+    expectErrorResponse(await send("/s/rate-limited/faults=1/faults=2"), 400, ROUTE_MESSAGES.repeatedOption("faults"));
+  });
+});
+
+describe("values out of range", () => {
+  it.each([
+    ["/s/growing/grow=1e9", "growing", "grow", "an integer from 1 to 20000", "1e9"],
+    ["/s/growing/turns=1.5", "growing", "turns", "an integer from 0 to 1000", "1.5"],
+    ["/s/rate-limited/faults=-1", "rate-limited", "faults", "an integer from 0 to 1000", "-1"],
+    ["/s/rate-limited/retryAfter=", "rate-limited", "retryAfter", "a number from 0 to 3600", ""],
+    ["/s/rate-limited/retryAfter=%207", "rate-limited", "retryAfter", "a number from 0 to 3600", " 7"],
+    ["/s/rate-limited/shouldRetry=maybe", "rate-limited", "shouldRetry", "true or false", "maybe"],
+    ["/s/server-errors/status=429", "server-errors", "status", "an integer from 500 to 599", "429"],
+    ["/s/loop-repeat/stubborn=yes", "loop-repeat", "stubborn", "true or false", "yes"],
+  ])("%s is a 400 naming the option and what it takes", async (path, scenario, name, what, value) => {
+    expectErrorResponse(await send(path), 400, `Option "${name}" of scenario "${scenario}" must be ${what}; got ${JSON.stringify(value)}.`);
+  });
+
+  it("a long value is quoted only in part", async () => {
+    const got = await send(`/s/rate-limited/faults=${"9".repeat(5000)}`);
+    expect(got.status).toBe(400);
+    expect(got.text.length).toBeLessThan(600);
+  });
+});
+
+describe("declarations", () => {
+  it("every option a built-in scenario's description mentions is declared", () => {
+    for (const scenario of BUILT_IN_SCENARIOS) {
+      const mentioned = [...scenario.description.matchAll(/\b([a-zA-Z]+)=/g)].map((m) => m[1]!);
+      expect(Object.keys(scenario.options ?? {}), scenario.name).toEqual(expect.arrayContaining(mentioned));
+    }
+  });
+
+  it("accepts the values the lessons use", async () => {
+    for (const path of ["/s/rate-limited/faults=0/retryAfter=7", "/s/rate-limited/faults=0/retryAfterMs=5", "/s/server-errors/faults=0/status=503", "/s/growing/turns=5/grow=200", "/s/loop-repeat/stubborn=1"]) {
+      expect((await send(path)).status, path).toBe(200);
+    }
+    const scripted = await send("/s/bad-request/shouldRetry=true");
+    expect([scripted.status, scripted.headers.get("x-should-retry")]).toEqual([400, "true"]);
+  });
+});
