@@ -133,6 +133,21 @@ describe("04 loop guard: fingerprints, the cap, the options", () => {
     expect(guard.steps).toBe(4);
   });
 
+  test("the step cap is not a trip: a capped run of varied calls reports trips 0 (cap-counts-as-trip bug)", () => {
+    const guard = new LoopGuard({ maxSteps: 3 });
+
+    for (let i = 0; i < 6; i++) {
+      try {
+        guard.check(`t${i}`, {}, { s: i });
+      } catch {
+        // A throwing cap is the cap-throws test's business; this one judges trips only.
+      }
+    }
+
+    expect(guard.halted).toBe(true);
+    expect(guard.trips, "trips counts nudges from the loop detectors only").toBe(0);
+  });
+
   test("options given in part keep the other defaults: { maxSteps: 100 } trips on the 4th, { repeat: 5 } on the 6th (partial-options bug)", () => {
     expect(run(new LoopGuard({ maxSteps: 100 }), shapeA(4))[3]).toMatch(REPEAT);
 
@@ -150,6 +165,8 @@ describe("04 loop guard: fingerprints, the cap, the options", () => {
 const MODEL = "claude-opus-5";
 /** More model calls than any run here needs; past it the loop gives up. */
 const FUSE = 60;
+/** About 18 model calls per test: more than the runner's default per-test time on a loaded machine. */
+const WIRED_MS = 8_000;
 
 interface World {
   tools: Anthropic.Tool[];
@@ -245,7 +262,7 @@ describe("04 loop guard: wired into the loop", () => {
       expect(markedResults(session), `${scenario}: the nudge reached the model as a tool result`).toEqual(outcome.nudges);
       expect(guard.halted).toBe(false);
     }
-  });
+  }, WIRED_MS);
 
   test("a model that ignores its nudge is stopped by the second trip with a partial report, long before the step cap (no-trip-count bug)", async () => {
     for (const scenario of SCENARIOS) {
@@ -259,5 +276,5 @@ describe("04 loop guard: wired into the loop", () => {
       // Each shape trips by its 8th step, and the next trip ends the run; the cap is 40.
       expect(guard.steps, `${scenario}: checks made before the run ended`).toBeLessThanOrEqual(16);
     }
-  });
+  }, WIRED_MS);
 });

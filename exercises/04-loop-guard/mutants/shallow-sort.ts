@@ -1,10 +1,5 @@
-/**
- * MUTANT shallow-sort: Keys are sorted with JSON.stringify(value,
- * Object.keys(value).sort()), whose key list also filters nested objects:
- * {"filter":{"month":"March"}} and {"filter":{"month":"May"}} both become {"filter":{}},
- * so different calls count as one and the guard nudges a run that was making progress.
- */
-import { createHash } from "node:crypto";
+// written blind from the lesson
+/** Mutant shallow-sort: the call fingerprint sorts keys with JSON.stringify(args, Object.keys(args).sort()), whose key list also filters nested objects. */
 
 export interface LoopGuardOptions {
   repeat?: number;
@@ -13,86 +8,115 @@ export interface LoopGuardOptions {
   maxSteps?: number;
 }
 
+function canonical(value: unknown, ancestors: object[] = []): unknown {
+  if (typeof value === "bigint") return `[bigint ${value.toString()}]`;
+  if (typeof value === "undefined") return "[undefined]";
+  if (typeof value === "function") return `[function ${value.name}]`;
+  if (typeof value === "symbol") return `[symbol ${String(value.description)}]`;
+  if (typeof value === "number" && !Number.isFinite(value)) return `[number ${String(value)}]`;
+  if (value === null || typeof value !== "object") return value;
+  if (ancestors.includes(value)) return "[circular]";
+  const path = [...ancestors, value];
+  if (Array.isArray(value)) return value.map((v) => canonical(v, path));
+  if (value instanceof Map) {
+    return { "[map]": [...value.entries()].map(([k, v]) => [canonical(k, path), canonical(v, path)]) };
+  }
+  if (value instanceof Set) return { "[set]": [...value].map((v) => canonical(v, path)) };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    out[key] = canonical((value as Record<string, unknown>)[key], path);
+  }
+  return out;
+}
+
+function shallowSorted(value: unknown): string {
+  try {
+    const copy = canonical(value);
+    if (copy !== null && typeof copy === "object" && !Array.isArray(copy)) {
+      return JSON.stringify(copy, Object.keys(copy).sort());
+    }
+    return JSON.stringify(copy) ?? "undefined";
+  } catch {
+    return `[unencodable ${String(value)}]`;
+  }
+}
+
+function fingerprint(value: unknown): string {
+  try {
+    return JSON.stringify(canonical(value)) ?? "undefined";
+  } catch {
+    return `[unencodable ${String(value)}]`;
+  }
+}
+
 export class LoopGuard {
   steps = 0;
   trips = 0;
   halted = false;
-  private readonly limits: Required<LoopGuardOptions>;
+
+  private readonly repeat: number;
+  private readonly cycle: number;
+  private readonly stall: number;
+  private readonly maxSteps: number;
   private readonly calls = new Map<string, number>();
   private readonly states = new Map<string, number>();
-  private best: number | undefined;
-  private sinceBest = 0;
+  private best = -Infinity;
+  private flat = 0;
 
   constructor(opts: LoopGuardOptions = {}) {
-    this.limits = { repeat: 3, cycle: 2, stall: 6, maxSteps: 40, ...opts };
+    this.repeat = opts.repeat ?? 3;
+    this.cycle = opts.cycle ?? 2;
+    this.stall = opts.stall ?? 6;
+    this.maxSteps = opts.maxSteps ?? 40;
+  }
+
+  private bump(map: Map<string, number>, key: string): number {
+    const n = (map.get(key) ?? 0) + 1;
+    map.set(key, n);
+    return n;
+  }
+
+  private nudge(text: string): string {
+    this.trips += 1;
+    return text;
   }
 
   check(tool: string, args: unknown, state: unknown, progress?: number): string | null {
     this.steps += 1;
-    if (this.steps > this.limits.maxSteps) {
+    if (this.halted || this.steps > this.maxSteps) {
       this.halted = true;
-      return `Step cap of ${this.limits.maxSteps} reached. Stop here and report what you found and what is still missing.`;
+      return `Stopped: the step cap of ${this.maxSteps} tool calls was reached.`;
     }
 
-    const calls = bump(this.calls, fingerprint([tool, args]));
-    if (calls > this.limits.repeat) {
-      return this.trip(`You have called ${tool} with identical arguments ${calls} times; it will not answer differently. Change approach or report what blocks you.`);
-    }
+    const callCount = this.bump(this.calls, `${tool} ${shallowSorted(args)}`);
+    const stateCount = this.bump(this.states, fingerprint(state));
 
-    if (bump(this.states, fingerprint(state)) > this.limits.cycle) {
-      return this.trip("The system state is the same as several steps ago: you appear to be cycling. Stop and summarise what you have tried.");
-    }
-
+    let stalled = false;
     if (typeof progress === "number") {
-      if (this.best === undefined || progress > this.best) {
+      if (progress > this.best) {
         this.best = progress;
-        this.sinceBest = 0;
-      } else if (++this.sinceBest > this.limits.stall) {
-        return this.trip(`No measurable progress in ${this.sinceBest} steps (the metric is stuck at ${this.best}). Try a different strategy or report the blocker.`);
+        this.flat = 0;
+      } else {
+        this.flat += 1;
       }
+      stalled = this.flat > this.stall;
+    }
+
+    if (callCount > this.repeat) {
+      return this.nudge(
+        `You have made the identical call to ${tool} with these arguments ${callCount} times; the result will not change. Try something different.`,
+      );
+    }
+    if (stateCount > this.cycle) {
+      return this.nudge(
+        `You are cycling: the world has come back to a state you have already seen ${stateCount} times. Change your approach.`,
+      );
+    }
+    if (stalled) {
+      return this.nudge(
+        `There has been no measurable progress for ${this.flat} steps. Step back and try a different approach.`,
+      );
     }
     return null;
-  }
-
-  private trip(nudge: string): string {
-    this.trips += 1;
-    return nudge;
-  }
-}
-
-function bump(counts: Map<string, number>, key: string): number {
-  const n = (counts.get(key) ?? 0) + 1;
-  counts.set(key, n);
-  return n;
-}
-
-/** A short string that is equal for equal contents, whatever the key order. */
-function fingerprint(value: unknown): string {
-  let text: string;
-  try {
-    const [tool, args] = Array.isArray(value) ? value : [undefined, value];
-    const keys = args !== null && typeof args === "object" ? Object.keys(args).sort() : undefined;
-    text = `${String(tool)}|${JSON.stringify(args, keys) ?? "undefined"}`;
-  } catch {
-    text = String(value); // a getter that throws, say: a weaker fingerprint beats a crash
-  }
-  return createHash("sha256").update(text).digest("hex").slice(0, 16);
-}
-
-/** A copy with sorted keys, made of values JSON can encode. `open` holds the objects being copied, to spot cycles. */
-function canonical(value: unknown, open: Set<object>): unknown {
-  if (typeof value === "bigint") return `${value}n`;
-  if (typeof value === "function" || typeof value === "symbol") return String(value);
-  if (value === null || typeof value !== "object") return value;
-  if (open.has(value)) return "[circular]";
-  const withJson = value as { toJSON?: () => unknown };
-  if (typeof withJson.toJSON === "function") return canonical(withJson.toJSON(), open);
-  open.add(value);
-  try {
-    if (Array.isArray(value)) return value.map((item) => canonical(item, open));
-    const record = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(record).sort().map((key) => [key, canonical(record[key], open)]));
-  } finally {
-    open.delete(value);
   }
 }
