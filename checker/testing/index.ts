@@ -117,4 +117,14 @@ export {
   type LabelledPair,
   type StagedEmbedder,
 } from "./staged-embeddings.js";
-export { memoized, sweep, sweepTable, SWEEP_THRESHOLDS, type Memo, type Served, type SweepRow } from "./threshold-sweep.js";
+export {
+  memoized,
+  stagedSweep,
+  sweep,
+  sweepGrid,
+  sweepTable,
+  SWEEP_THRESHOLDS,
+  type Memo,
+  type Served,
+  type SweepRow,
+} from "./threshold-sweep.js";

@@ -48,6 +48,25 @@ export function sweepTable(rows: readonly SweepRow[], paraphrases: number, nearM
   return lines.join("\n");
 }
 
+/** The same rates as three short rows, one column per threshold: fits a failure message at 80 columns. */
+export function sweepGrid(rows: readonly SweepRow[]): string {
+  const rate = (x: number) => x.toFixed(2).replace(/^0/, "").padStart(4);
+  return [
+    `t    ${rows.map((r) => r.threshold.toFixed(3).replace(/^0/, "")).join(" ")}`,
+    `hit  ${rows.map((r) => rate(r.hitRate)).join(" ")}`,
+    `false${rows.map((r) => rate(r.falseHitRate)).join(" ")}`,
+  ].join("\n");
+}
+
+/** What the sweep must give on staged pairs: a pair is served exactly when its similarity reaches the threshold. */
+export function stagedSweep(
+  paraphrases: readonly LabelledPair[],
+  nearMisses: readonly LabelledPair[],
+  thresholds: readonly number[] = SWEEP_THRESHOLDS,
+): Promise<SweepRow[]> {
+  return sweep((threshold, p) => Promise.resolve(p.similarity >= threshold), paraphrases, nearMisses, thresholds);
+}
+
 export interface Memo {
   embed: (text: string) => Promise<number[] | Float32Array>;
   /** How many distinct texts reached the wrapped function. */

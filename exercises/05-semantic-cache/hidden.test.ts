@@ -9,7 +9,9 @@ import {
   PARAPHRASES,
   seededRandom,
   stagedEmbedder,
+  stagedSweep,
   sweep,
+  sweepGrid,
   sweepTable,
   SWEEP_THRESHOLDS,
   type LabelledPair,
@@ -59,11 +61,9 @@ describe("05 semantic cache: the threshold", () => {
     const table = sweepTable(rows, PARAPHRASES.length, NEAR_MISSES.length);
     console.log(`\nThreshold sweep over the staged pairs:\n${table}\n`);
 
-    const staged = (pairs: readonly LabelledPair[], t: number) => pairs.filter((p) => p.similarity >= t).length;
-    for (const row of rows) {
-      expect(row.hits, `paraphrases served at ${row.threshold}\n${table}`).toBe(staged(PARAPHRASES, row.threshold));
-      expect(row.falseHits, `near misses served at ${row.threshold}\n${table}`).toBe(staged(NEAR_MISSES, row.threshold));
-    }
+    const staged = await stagedSweep(PARAPHRASES, NEAR_MISSES);
+    expect(sweepGrid(rows), "hit and false-hit rate at each threshold t: received is yours, expected is the staged pairs'").toBe(sweepGrid(staged));
+    expect(rows.map((r) => [r.hits, r.falseHits])).toEqual(staged.map((r) => [r.hits, r.falseHits]));
     const month = DANGEROUS_PAIRS.month;
     expect(await served(0.95, month), "at 0.95 the May question gets the March answer").toBe(true);
     expect(rows.filter((r) => r.threshold >= 0.98).every((r) => r.falseHits === 0)).toBe(true);

@@ -9,7 +9,7 @@ import {
   stagedEmbedder,
   stagedVector,
 } from "../../../checker/testing/staged-embeddings.js";
-import { memoized, sweep, sweepTable, SWEEP_THRESHOLDS } from "../../../checker/testing/threshold-sweep.js";
+import { memoized, stagedSweep, sweep, sweepGrid, sweepTable, SWEEP_THRESHOLDS } from "../../../checker/testing/threshold-sweep.js";
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let sum = 0;
@@ -90,5 +90,10 @@ describe("the sweep", () => {
     expect(at(0.98).falseHits).toBe(0);
     expect(at(0.88).hitRate).toBeCloseTo(at(0.88).hits / PARAPHRASES.length, 12);
     for (const line of table.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    expect(rows, "the staged sweep is what real vectors give").toEqual(await stagedSweep(PARAPHRASES, NEAR_MISSES));
+    const grid = sweepGrid(rows).split("\n");
+    expect(grid).toHaveLength(3);
+    // A failure message indents the grid by 18 columns ("expected: " under an 8-space indent).
+    for (const line of grid) expect(18 + line.length).toBeLessThanOrEqual(80);
   });
 });
