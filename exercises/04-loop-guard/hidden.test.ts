@@ -28,6 +28,12 @@ describe("04 loop guard: the three shapes", () => {
     expect(out[3], "the nudge says which call repeats").toContain("search_docs");
   });
 
+  test("a loop that goes on after its nudge is nudged again on its very next step: counts are never reset (resets-after-nudge bug)", () => {
+    const repeated = run(new LoopGuard(), shapeA(5));
+    expect(repeated[3]).toMatch(REPEAT);
+    expect(repeated[4], "the 5th identical call").toMatch(REPEAT);
+  });
+
   test("shape B: read/write taking turns on a frozen state trips the cycle detector on the 3rd step (no-cycle-detector bug)", () => {
     const frozen = { "config.yaml": "retries: 3\n" };
     const out = run(new LoopGuard(), [
