@@ -128,3 +128,4 @@ export {
   type Served,
   type SweepRow,
 } from "./threshold-sweep.js";
+export { guardedRun, LOOP_WORLDS, markedResults, type Guard, type GuardedOutcome, type World } from "./guarded-loop.js";

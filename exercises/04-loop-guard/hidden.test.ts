@@ -1,7 +1,6 @@
-import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, test } from "vitest";
 import { LoopGuard } from "lab:impl";
-import { useScenario, type ScenarioSession } from "lab:test";
+import { guardedRun, LOOP_WORLDS, markedResults, useScenario } from "lab:test";
 
 type Call = [tool: string, args: unknown, state: unknown, progress?: number];
 
@@ -163,96 +162,13 @@ describe("04 loop guard: fingerprints, the cap, the options", () => {
   });
 });
 
-// ---------------------------------------------------------------------------------------
-// Wired into exercise 1's loop. The loop is the test's: it runs the tool, asks the guard,
-// and on a first trip sends the guard's sentence back as the tool's result, marked
-// is_error, which is what makes the scripted model change course.
+// Wired into exercise 1's loop. The loop is the test's (guardedRun in lab:test): on a
+// first trip it sends the guard's sentence back as the tool's result, marked is_error,
+// which is what makes the scripted model change course.
 
-const MODEL = "claude-opus-5";
-/** More model calls than any run here needs; past it the loop gives up. */
-const FUSE = 60;
 /** Up to 18 model calls per test: more than the runner's default per-test time on a loaded machine. */
 const WIRED_MS = 8_000;
-
-interface World {
-  tools: Anthropic.Tool[];
-  run(name: string, input: Record<string, unknown>): string;
-  snapshot(): unknown;
-  progress?(): number;
-}
-
-const tool = (name: string): Anthropic.Tool => ({ name, description: `The ${name} tool.`, input_schema: { type: "object" } });
-
-/** A fresh world per run: what each scenario's tools change, and what the guard is shown. */
-const WORLDS: Record<string, () => World> = {
-  "loop-repeat": () => {
-    let searches = 0;
-    return { tools: [tool("search_docs")], run: () => (searches++, "0 results"), snapshot: () => ({ searches }) };
-  },
-  "loop-cycle": () => {
-    const files: Record<string, string> = { "config.yaml": "retries: 3\n" };
-    return {
-      tools: [tool("read_file"), tool("write_file")],
-      run: (name, input) => (name === "write_file" ? ((files[String(input["path"])] = String(input["content"])), "ok") : (files[String(input["path"])] ?? "")),
-      snapshot: () => ({ ...files }),
-    };
-  },
-  "loop-stall": () => {
-    const patches: string[] = [];
-    return {
-      tools: [tool("edit_file"), tool("run_tests")],
-      run: (name, input) => (name === "edit_file" ? (patches.push(String(input["patch"])), "ok") : "2 passed, 3 failed"),
-      snapshot: () => ({ patches: [...patches] }),
-      progress: () => 2, // tests passing: higher is better
-    };
-  },
-};
-
-interface Outcome {
-  ended: "answer" | "partial" | "fuse";
-  text: string;
-  /** Every sentence the guard returned that went back to the model. */
-  nudges: string[];
-}
-
-async function guardedRun(session: ScenarioSession, guard: LoopGuard, world: World): Promise<Outcome> {
-  const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Fix the failing build." }];
-  const nudges: string[] = [];
-  for (let call = 0; call < FUSE; call++) {
-    const reply = await session.client.messages.create({ model: MODEL, max_tokens: 1024, tools: world.tools, messages });
-    if (reply.stop_reason !== "tool_use") {
-      return { ended: "answer", text: reply.content.map((b) => (b.type === "text" ? b.text : "")).join(""), nudges };
-    }
-    messages.push({ role: "assistant", content: reply.content });
-    const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const block of reply.content) {
-      if (block.type !== "tool_use") continue;
-      const input = block.input as Record<string, unknown>;
-      const out = world.run(block.name, input);
-      const message = guard.check(block.name, input, world.snapshot(), world.progress?.());
-      if (message === null) {
-        results.push({ type: "tool_result", tool_use_id: block.id, content: out });
-        continue;
-      }
-      if (guard.halted || guard.trips > 1) return { ended: "partial", text: message, nudges };
-      nudges.push(message);
-      results.push({ type: "tool_result", tool_use_id: block.id, content: message, is_error: true });
-    }
-    messages.push({ role: "user", content: results });
-  }
-  return { ended: "fuse", text: "", nudges };
-}
-
-/** The results the loop sent back marked is_error, in the last request the model received. */
-function markedResults(session: ScenarioSession): string[] {
-  const last = session.bodies().at(-1)!;
-  return last.messages
-    .flatMap((m) => (typeof m.content === "string" ? [] : m.content))
-    .filter((b): b is Anthropic.ToolResultBlockParam => b.type === "tool_result" && b.is_error === true)
-    .map((b) => (typeof b.content === "string" ? b.content : ""));
-}
-
-const SCENARIOS = Object.keys(WORLDS);
+const SCENARIOS = ["loop-repeat", "loop-cycle", "loop-stall"] as const;
 
 describe("04 loop guard: wired into the loop", () => {
   test("each shape's first trip travels back as the tool result and the model changes course (halt-first bug)", async () => {
@@ -260,7 +176,7 @@ describe("04 loop guard: wired into the loop", () => {
       const session = await useScenario(scenario);
       const guard = new LoopGuard();
 
-      const outcome = await guardedRun(session, guard, WORLDS[scenario]!());
+      const outcome = await guardedRun(session, guard, LOOP_WORLDS[scenario]());
 
       expect(outcome.ended, `${scenario}: the run ends with the model's answer, not a halt`).toBe("answer");
       expect(outcome.text).toContain("going round in circles");
@@ -272,11 +188,11 @@ describe("04 loop guard: wired into the loop", () => {
 
   test("a model that ignores its nudge is stopped by the second trip with a partial report, long before the step cap (no-trip-count bug)", async () => {
     // Two shapes are enough to judge what follows a trip; the stall takes 9 calls to get there.
-    for (const scenario of ["loop-repeat", "loop-cycle"]) {
+    for (const scenario of ["loop-repeat", "loop-cycle"] as const) {
       const session = await useScenario(scenario, { options: { stubborn: 1 } });
       const guard = new LoopGuard();
 
-      const outcome = await guardedRun(session, guard, WORLDS[scenario]!());
+      const outcome = await guardedRun(session, guard, LOOP_WORLDS[scenario]());
 
       expect(outcome.ended, `${scenario}: a stubborn loop ends in a partial report`).toBe("partial");
       expect(outcome.text.length, "the report carries the guard's reason").toBeGreaterThan(0);
