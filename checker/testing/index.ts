@@ -105,3 +105,27 @@ export function seededRandom(seed = 1): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+export {
+  CLOSEST_OF_TWO,
+  DANGEROUS_PAIRS,
+  DIMENSIONS,
+  NEAR_MISSES,
+  PARAPHRASES,
+  stagedEmbedder,
+  stagedVector,
+  type LabelledPair,
+  type StagedEmbedder,
+} from "./staged-embeddings.js";
+export {
+  memoized,
+  stagedSweep,
+  sweep,
+  sweepGrid,
+  sweepTable,
+  SWEEP_THRESHOLDS,
+  type Memo,
+  type Served,
+  type SweepRow,
+} from "./threshold-sweep.js";
+export { guardedRun, LOOP_WORLDS, markedResults, type Guard, type GuardedOutcome, type World } from "./guarded-loop.js";

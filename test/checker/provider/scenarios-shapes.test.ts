@@ -36,10 +36,11 @@ describe("growing", () => {
 describe.each([
   ["loop-repeat", ['search_docs {"q":"rate limit"}', 'search_docs {"q":"rate limit"}']],
   ["loop-cycle", ['read_file {"path":"config.yaml"}', 'write_file {"path":"config.yaml","content":"retries: 3\\n"}', 'read_file {"path":"config.yaml"}']],
-  ["loop-stall", ["run_tests {}", 'edit_file {"path":"app.py","patch":"attempt 1"}', "run_tests {}", 'edit_file {"path":"app.py","patch":"attempt 2"}']],
+  ["loop-stall", ['edit_file {"path":"app.py","patch":"attempt 1"}', 'run_tests {"after_patch":1}', 'edit_file {"path":"app.py","patch":"attempt 2"}', 'run_tests {"after_patch":2}']],
 ])("%s", (scenario, shape) => {
   const ok = () => "ok";
   const tools = { search_docs: ok, read_file: ok, write_file: ok, run_tests: () => "3 failed", edit_file: ok };
+  const first = shape[0]!.split(" ")[0]!;
 
   it("keeps repeating its shape while nothing tells it otherwise", async () => {
     const run = await drive(clientFor(provider(), scenario), "Fix it.", { tools, maxCalls: shape.length });
@@ -47,17 +48,23 @@ describe.each([
     expect(run.final.stop_reason).toBe("tool_use");
   });
 
-  it("stops and explains once a tool result nudges it", async () => {
-    const nudge = () => "Halted: this call is identical to an earlier one.";
-    const run = await drive(clientFor(provider(), scenario), "Fix it.", { tools: { ...tools, [shape[0]!.split(" ")[0]!]: nudge } });
+  it("stops and explains once a tool result comes back marked is_error, whatever it says", async () => {
+    const nudge = () => ({ text: "zzz", isError: true });
+    const run = await drive(clientFor(provider(), scenario), "Fix it.", { tools: { ...tools, [first]: nudge } });
     expect(run.calls).toBe(2);
     expect(answer(run.final)).toBe(
       "I was going round in circles, so I stopped after 1 tool calls. What blocks me: nothing I try changes the result.",
     );
   });
 
+  it("takes no notice of a nudge's words when the result is not marked is_error", async () => {
+    const words = () => "You are repeating an identical call; you appear to be cycling with no measurable progress. Step cap.";
+    const run = await drive(clientFor(provider(), scenario), "Fix it.", { tools: { ...tools, [first]: words }, maxCalls: shape.length });
+    expect(calls(run.replies)).toEqual(shape);
+  });
+
   it("ignores nudges with stubborn=1", async () => {
-    const nudge = () => "You are repeating yourself; stop.";
+    const nudge = () => ({ text: "You are repeating yourself; stop.", isError: true });
     const stubborn = clientFor(provider(), scenario, { options: { stubborn: 1 } });
     const run = await drive(stubborn, "Fix it.", { tools: Object.fromEntries(Object.keys(tools).map((k) => [k, nudge])), maxCalls: 6 });
     expect(run.calls).toBe(6);
