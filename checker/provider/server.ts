@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, type ErrorBody } from "./errors.js";
 import { MAX_BODY_BYTES, readBody, sendJson, sendTruncatedJson } from "./http-io.js";
 import { requestId as newRequestId } from "./ids.js";
-import { PromptCache, type Breakpoint, type CacheUsage } from "./prompt-cache.js";
+import { cacheSalts, PromptCache, type Breakpoint, type CacheUsage } from "./prompt-cache.js";
 import { buildMessage, type ResponseMessage, type Usage } from "./reply.js";
 import { buildContext } from "./scenarios/transcript.js";
 import type { Scenario } from "./scenarios/types.js";
@@ -243,7 +243,7 @@ export class ProviderHandler {
         return finish();
       }
 
-      const usage: CacheUsage = this.cache.apply(record.apiKey, request.model, prompt.segments, prompt.counts, breakpointsOf(request, prompt.segments));
+      const usage: CacheUsage = this.cache.apply(record.apiKey, request.model, prompt.segments, prompt.counts, breakpointsOf(request, prompt.segments), cacheSalts(request));
       const seed = createHash("sha256").update(JSON.stringify(request.messages)).digest("hex");
       const message = buildMessage(reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] }, request, usage, seed);
       record.usage = message.usage;
