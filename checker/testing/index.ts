@@ -105,3 +105,7 @@ export function seededRandom(seed = 1): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+export { padToTokens, SUPPORT_RETRY_LIMIT } from "../provider/scenarios/index.js";
+export { CACHE_READ, CACHE_WRITE, PRICES, usdOf, type TokenCounts } from "./pricing.js";
+export { scheduledAgent, supportAgent, SUPPORT_TOOLS, trace, type CountingAgent, type Step, type SupportAgentOptions, type Trace } from "./eval-agents.js";
