@@ -109,3 +109,15 @@ export function seededRandom(seed = 1): () => number {
 export { padToTokens, SUPPORT_RETRY_LIMIT } from "../provider/scenarios/index.js";
 export { CACHE_READ, CACHE_WRITE, PRICES, usdOf, type TokenCounts } from "./pricing.js";
 export { scheduledAgent, supportAgent, SUPPORT_TOOLS, trace, type CountingAgent, type Step, type SupportAgentOptions, type Trace } from "./eval-agents.js";
+export {
+  CACHE_MODEL,
+  CHAPTER_CALL,
+  chapterBuilder,
+  earlyBreakpointBuilder,
+  healthyBuilder,
+  modelRouterBuilder,
+  rotatedKeysBuilder,
+  stampedBuilder,
+  tenthBuilder,
+  type BuildRequest,
+} from "./cache-builders.js";
