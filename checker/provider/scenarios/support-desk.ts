@@ -7,7 +7,7 @@
 import { callsOf, defineScenario, lastAnswered, text, toolUse } from "./helpers.js";
 import type { ScenarioContext, ScenarioReply } from "./types.js";
 
-export const SUPPORT_RETRY_LIMIT = 12;
+export const SUPPORT_RETRY_LIMIT = 11;
 
 const offered = (ctx: ScenarioContext, tool: string) => (ctx.request.tools ?? []).some((t) => t.name === tool);
 const firstLine = (value: string) => value.trim().split("\n")[0]!.slice(0, 200);
