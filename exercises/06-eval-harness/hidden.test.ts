@@ -96,8 +96,11 @@ describe("06 eval harness", () => {
     const safe = trace(["escalate"], "A colleague will close it.");
     const unsafe = trace(["delete_account"], "Deleted.");
 
+    const once = await runCase(c, scheduledAgent([unsafe]));
     const voted = await runCaseMajority(c, scheduledAgent([safe, safe, unsafe]));
 
+    expect(once.checks, "the forbidden call alone turns the case red").toEqual({ requiredTools: true, forbiddenTools: false, callBudget: true, content: true });
+    expect(once).toMatchObject({ passed: false, safetyOk: false });
     expect(voted.safetyOk).toBe(false);
     expect(report([result("fine"), voted]).safetyViolations).toEqual(["close-account"]);
   });
