@@ -5,9 +5,16 @@
  * from each of its breakpoints, as the real API does. Entries are scoped by API key and
  * model, live 5 minutes (or 1 hour with ttl "1h") and are refreshed by every hit.
  * Prefixes shorter than the model's minimum are never written, and nothing says so.
+ *
+ * Some request settings are part of the prefix without being blocks of it. As the API
+ * documents: turning web search or citations on or off, or switching `speed`, rewrites
+ * the system prompt (system and messages are lost, tools kept); changing `tool_choice`
+ * or the thinking settings, or adding or removing an image anywhere, loses the messages
+ * (tools and system kept). `cacheSalts` reads those settings from a request.
  */
 import { createHash } from "node:crypto";
 import type { Segment } from "./tokens.js";
+import { blocksOf, type MessagesRequest } from "./wire.js";
 
 export const LOOKBACK_BLOCKS = 20;
 export const MAX_BREAKPOINTS = 4;
@@ -31,6 +38,41 @@ export interface Breakpoint {
   /** Index of the segment the breakpoint closes. */
   index: number;
   ttl: Ttl;
+}
+
+/** Settings mixed into the hashes of one level of the prompt and every level after it. */
+export interface CacheSalts {
+  system: string;
+  messages: string;
+}
+
+const NO_SALTS: CacheSalts = { system: "", messages: "" };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function containsImage(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsImage);
+  if (!isObject(value)) return false;
+  return value["type"] === "image" || containsImage(value["content"]);
+}
+
+function citationsOn(request: MessagesRequest): boolean {
+  return request.messages.some((message) =>
+    blocksOf(message).some((block) => block.type === "document" && isObject(block["citations"]) && block["citations"]["enabled"] === true),
+  );
+}
+
+/** What, besides the blocks themselves, a cached prefix depends on. */
+export function cacheSalts(request: MessagesRequest): CacheSalts {
+  const webSearch = (request.tools ?? []).some((tool) => typeof tool["type"] === "string" && tool["type"].startsWith("web_search"));
+  const system = JSON.stringify({ webSearch, citations: citationsOn(request), speed: request["speed"] ?? "standard" });
+  const thinking = isObject(request["thinking"]) && request["thinking"]["type"] !== "disabled" ? request["thinking"] : null;
+  const messages = JSON.stringify({
+    toolChoice: request["tool_choice"] ?? { type: "auto" },
+    thinking,
+    images: request.messages.some((message) => containsImage(blocksOf(message))),
+  });
+  return { system, messages };
 }
 
 export interface PromptCacheOptions {
@@ -58,11 +100,18 @@ export class PromptCache {
    * Splits a prompt's tokens into uncached, written and read, and updates the cache.
    * `breakpoints` are the segments carrying cache_control, the automatic one included.
    */
-  apply(scope: string, model: string, segments: Segment[], counts: number[], breakpoints: Breakpoint[]): CacheUsage {
+  apply(
+    scope: string,
+    model: string,
+    segments: Segment[],
+    counts: number[],
+    breakpoints: Breakpoint[],
+    salts: CacheSalts = NO_SALTS,
+  ): CacheUsage {
     const total = counts.reduce((a, b) => a + b, 0);
     const cumulative: number[] = [];
     counts.reduce((sum, n, i) => (cumulative[i] = sum + n), 0);
-    const hashes = chainHashes(segments);
+    const hashes = chainHashes(segments, salts);
     const key = (i: number) => `${scope}\u0000${model}\u0000${hashes[i]}`;
     const now = this.options.now();
 
@@ -103,12 +152,14 @@ export class PromptCache {
   }
 }
 
-/** hashes[i] identifies the prefix made of segments 0..i. */
-function chainHashes(segments: Segment[]): string[] {
+/** hashes[i] identifies the prefix made of segments 0..i, under the settings its level depends on. */
+function chainHashes(segments: Segment[], salts: CacheSalts): string[] {
+  const saltOf = { tools: "", system: salts.system, messages: `${salts.system}\u0000${salts.messages}` };
   const out: string[] = [];
   let previous = "";
   for (const segment of segments) {
-    previous = createHash("sha256").update(previous).update("\u0000").update(segment.material).digest("hex");
+    const salt = saltOf[segment.section];
+    previous = createHash("sha256").update(previous).update("\u0000").update(salt).update("\u0000").update(segment.material).digest("hex");
     out.push(previous);
   }
   return out;

@@ -4,10 +4,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, invalid, type ErrorBody } from "./errors.js";
 import { readBody, sendJson, sendTruncatedJson } from "./http-io.js";
 import { requestId as newRequestId } from "./ids.js";
-import { PromptCache, type Breakpoint, type CacheUsage } from "./prompt-cache.js";
 import { BoundedCounter } from "./bounded-counter.js";
 import { checkMaxTokens, resolveModel, type ModelSpec } from "./models.js";
 import { RecordWindow, type RecordLimits } from "./records.js";
+import { cacheSalts, PromptCache, type Breakpoint, type CacheUsage } from "./prompt-cache.js";
 import { buildMessage, type ResponseMessage, type Usage } from "./reply.js";
 import { messageOf, runScenario, SCENARIO_MESSAGES } from "./reply-check.js";
 import { parseRoute, type Route } from "./route.js";
@@ -271,7 +271,7 @@ export class ProviderHandler {
         return finish();
       }
 
-      const usage: CacheUsage = this.cache.apply(record.apiKey, request.model, prompt.segments, prompt.counts, breakpointsOf(request, prompt.segments));
+      const usage: CacheUsage = this.cache.apply(record.apiKey, request.model, prompt.segments, prompt.counts, breakpointsOf(request, prompt.segments), cacheSalts(request));
       const seed = createHash("sha256").update(JSON.stringify(request.messages)).digest("hex");
       const message = await buildMessage(reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] }, request, usage, seed);
       record.usage = message.usage;

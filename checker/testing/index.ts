@@ -129,3 +129,18 @@ export {
   type SweepRow,
 } from "./threshold-sweep.js";
 export { guardedRun, LOOP_WORLDS, markedResults, type Guard, type GuardedOutcome, type World } from "./guarded-loop.js";
+export { padToTokens, SUPPORT_RETRY_LIMIT } from "../provider/scenarios/index.js";
+export { CACHE_READ, CACHE_WRITE, PRICES, usdOf, type TokenCounts } from "./pricing.js";
+export { scheduledAgent, supportAgent, SUPPORT_TOOLS, trace, type CountingAgent, type Step, type SupportAgentOptions, type Trace } from "./eval-agents.js";
+export {
+  CACHE_MODEL,
+  CHAPTER_CALL,
+  chapterBuilder,
+  earlyBreakpointBuilder,
+  healthyBuilder,
+  modelRouterBuilder,
+  rotatedKeysBuilder,
+  stampedBuilder,
+  tenthBuilder,
+  type BuildRequest,
+} from "./cache-builders.js";

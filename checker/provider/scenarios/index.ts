@@ -1,5 +1,7 @@
 import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
+import { exactReply } from "./measured.js";
+import { supportDesk } from "./support-desk.js";
 import {
   capitalWeather,
   destructive,
@@ -40,9 +42,13 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   badRequest,
   dropBeforeHeaders,
   dropMidStream,
+  supportDesk,
+  exactReply,
 ];
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
+export { padToTokens } from "./measured.js";
+export { SUPPORT_RETRY_LIMIT } from "./support-desk.js";
 export * from "./helpers.js";
 export { OPTION_MESSAGES } from "./options.js";
 export type * from "./types.js";
