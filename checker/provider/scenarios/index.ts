@@ -1,3 +1,4 @@
+import { walkthrough } from "./accounting.js";
 import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import {
@@ -40,8 +41,10 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   badRequest,
   dropBeforeHeaders,
   dropMidStream,
+  walkthrough,
 ];
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
+export { tokenText, WALKTHROUGH_OUTPUT } from "./accounting.js";
 export * from "./helpers.js";
 export type * from "./types.js";
