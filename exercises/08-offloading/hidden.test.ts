@@ -230,35 +230,40 @@ describe("08 offloading", () => {
     const tools: Anthropic.Tool[] = [
       { name: "fetch_page", description: "Fetches one page of search results.", input_schema: { type: "object", properties: { page: { type: "integer" } } } },
     ];
-    async function promptTokens(answer: (page: number) => string): Promise<number[]> {
-      const session = await useScenario("growing", { options: { turns: 30, grow: 20 } });
-      const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Collect every rotation rule from the search results." }];
-      const series: number[] = [];
-      for (let turn = 1; turn <= 30; turn++) {
-        const reply = await session.client.messages.create({ model: "claude-opus-5", max_tokens: 4096, tools, messages });
-        series.push(reply.usage.input_tokens + (reply.usage.cache_read_input_tokens ?? 0) + (reply.usage.cache_creation_input_tokens ?? 0));
-        messages.push({ role: "assistant", content: reply.content });
-        const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
-        messages.push({ role: "user", content: uses.map((u) => ({ type: "tool_result" as const, tool_use_id: u.id, content: answer(turn) })) });
+    const session = await useScenario("growing", { options: { turns: 30, grow: 20 } });
+    const off = new Offloader({ root: freshRoot() });
+    // One run with the offloader; beside it, the same conversation with every result sent whole.
+    const offloaded: Anthropic.MessageParam[] = [{ role: "user", content: "Collect every rotation rule from the search results." }];
+    const whole: Anthropic.MessageParam[] = [...offloaded];
+    const withOffloader: number[] = [];
+    const without: Array<[turn: number, tokens: number]> = [];
+    for (let turn = 1; turn <= 30; turn++) {
+      const reply = await session.client.messages.create({ model: "claude-opus-5", max_tokens: 4096, tools, messages: offloaded });
+      withOffloader.push(reply.usage.input_tokens + (reply.usage.cache_read_input_tokens ?? 0) + (reply.usage.cache_creation_input_tokens ?? 0));
+      // The prompt that turn would have sent without offloading, counted at every fifth turn.
+      if (turn === 1 || turn % 5 === 0) {
+        const counted = await session.client.messages.countTokens({ model: "claude-opus-5", tools, messages: whole });
+        without.push([turn, counted.input_tokens]);
       }
-      return series;
+      const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
+      const answer = (content: string) => ({ role: "user" as const, content: uses.map((u) => ({ type: "tool_result" as const, tool_use_id: u.id, content })) });
+      offloaded.push({ role: "assistant", content: reply.content }, answer(off.wrap("fetch_page", hits(turn))));
+      whole.push({ role: "assistant", content: reply.content }, answer(JSON.stringify(hits(turn), null, 2)));
     }
-    const slope = (ys: number[]) => {
-      const n = ys.length;
-      const mx = (n - 1) / 2;
-      const my = ys.reduce((a, b) => a + b, 0) / n;
-      const sxy = ys.reduce((a, y, x) => a + (x - mx) * (y - my), 0);
-      const sxx = ys.reduce((a, _, x) => a + (x - mx) ** 2, 0);
+    /** Least-squares slope of tokens against turn. */
+    const slope = (points: Array<[number, number]>) => {
+      const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
+      const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
+      const sxy = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+      const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
       return sxy / sxx;
     };
-    const off = new Offloader({ root: freshRoot() });
 
-    const without = await promptTokens((page) => JSON.stringify(hits(page), null, 2));
-    const withOffloader = await promptTokens((page) => off.wrap("fetch_page", hits(page)));
-
-    const [steep, flat] = [slope(without), slope(withOffloader)];
-    console.log(`prompt tokens per turn without offloading (slope ${steep.toFixed(0)}): ${without.join(", ")}`);
-    console.log(`prompt tokens per turn with offloading (slope ${flat.toFixed(0)}): ${withOffloader.join(", ")}`);
+    const steep = slope(without);
+    const flat = slope(withOffloader.map((tokens, i) => [i + 1, tokens]));
+    console.log(`prompt tokens without offloading (slope ${steep.toFixed(0)} a turn), at turns ${without.map(([t, n]) => `${t}: ${n}`).join(", ")}`);
+    console.log(`prompt tokens with offloading (slope ${flat.toFixed(0)} a turn), turns 1-30: ${withOffloader.join(", ")}`);
+    expect(withOffloader[0], "turn 1 is the same prompt either way").toBe(without[0]![1]);
     expect(steep / flat, `slopes: ${steep.toFixed(0)} tokens a turn without, ${flat.toFixed(0)} with`).toBeGreaterThanOrEqual(5);
   }, 30_000);
 });
