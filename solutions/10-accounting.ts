@@ -42,7 +42,7 @@ export class Ledger {
   rows: Row[] = [];
 
   record(label: string, model: string, usage: Usage, ms: number): void {
-    const price = PRICE[model];
+    const price = Object.hasOwn(PRICE, model) ? PRICE[model] : undefined;
     if (!price) throw new Error(`No price for model "${model}": add it to PRICE before recording its calls.`);
     const cacheWrite = usage.cache_creation_input_tokens ?? 0;
     const cacheRead = usage.cache_read_input_tokens ?? 0;

@@ -50,7 +50,7 @@ export class Ledger {
 
   /** The one design decision: four dollar columns, kept apart so the report can split them. */
   record(label: string, model: string, usage: Usage, ms: number): void {
-    const p = PRICE[model];
+    const p = Object.hasOwn(PRICE, model) ? PRICE[model] : undefined;
     // Pricing an unknown model at $0 would make a typo free in every report.
     if (p === undefined) throw new Error(`unknown model ${model}: no price to record it at`);
     const cacheWrite = usage.cache_creation_input_tokens ?? 0;
