@@ -42,9 +42,9 @@ export class Offloader {
   }
 }
 
-/** The tool that lets the model read a slice of an artifact back. Fill in its schema. */
-export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
+/** The tool (an Anthropic.Tool) that lets the model read a slice of an artifact back. Fill in its description and schema. */
+export const READ_ARTIFACT_TOOL = {
   name: "read_artifact",
   description: "",
   input_schema: { type: "object", properties: {} },
-};
+} satisfies Anthropic.Tool;
