@@ -4,6 +4,9 @@
 // stub, mutants, alternatives and tier 3 reference as one batch. Prints each exercise's wall
 // time, its runs and the wall time per run, and the median and slowest time a run spent in its
 // own tests, then the total and the load average, because a busy machine stretches every figure.
+// The workers' CPU time (from /proc on Linux, once they have exited) is printed too: CPU seconds
+// / 2 is roughly the wall time on an idle two-core machine.
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { labPaths } from "../dist/checker/paths.js";
 import { loadExercises } from "../dist/checker/run/exercises.js";
@@ -22,6 +25,15 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/** CPU seconds of this process and of its children that have exited, or null off Linux. */
+function cpuSeconds() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100; // utime stime cutime cstime
+  } catch {
+    return null;
+  }
+}
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 const started = performance.now();
@@ -57,5 +69,7 @@ for (const exercise of together ? [] : exercises) {
 }
 await runner.close();
 const total = performance.now() - started;
+const cpu = cpuSeconds();
+if (cpu !== null) console.log(`cpu: ${cpu.toFixed(1)} s in this process and its exited workers`);
 console.log(`total: ${seconds(total)} for ${exercises.length} exercise(s), ${seconds(total / Math.max(1, exercises.length))} each; load average now ${loadavg()[0].toFixed(1)}`);
 if (problems) process.exitCode = 1;

@@ -11,6 +11,7 @@ import { startProvider, type Exchange, type Provider, type ProviderOptions } fro
 export { startProvider };
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
+export { tokenText, WALKTHROUGH_OUTPUT } from "../provider/scenarios/accounting.js";
 
 let shared: Promise<Provider> | null = null;
 

@@ -1,3 +1,4 @@
+import { walkthrough } from "./accounting.js";
 import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import { exactReply } from "./measured.js";
@@ -44,11 +45,13 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   dropMidStream,
   supportDesk,
   exactReply,
+  walkthrough,
 ];
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
 export { padToTokens } from "./measured.js";
 export { SUPPORT_RETRY_LIMIT } from "./support-desk.js";
+export { tokenText, WALKTHROUGH_OUTPUT } from "./accounting.js";
 export * from "./helpers.js";
 export { OPTION_MESSAGES } from "./options.js";
 export type * from "./types.js";

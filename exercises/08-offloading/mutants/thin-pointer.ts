@@ -1,0 +1,90 @@
+/**
+ * Mutant thin-pointer: the pointer says only where the result went.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, relative, sep } from "node:path";
+
+export const HEAD = 8;
+export const TAIL = 4;
+export const MAX_WINDOW = 500;
+export const OUTSIDE_ROOT = "Error: path outside the artifact directory.";
+
+export class Offloader {
+  readonly root: string;
+  readonly threshold: number;
+  savedChars = 0;
+
+  constructor(opts: { root?: string; threshold?: number } = {}) {
+    this.root = opts.root ?? join(tmpdir(), "agent-artifacts");
+    this.threshold = opts.threshold ?? 2000;
+    mkdirSync(this.root, { recursive: true });
+  }
+
+  wrap(toolName: string, payload: unknown): string {
+    const text = typeof payload === "string" ? payload : JSON.stringify(payload, null, 2);
+    if (text.length <= this.threshold) return text;
+
+    const path = join(this.root, `${toolName}-${randomBytes(4).toString("hex")}.txt`);
+    writeFileSync(path, text);
+    this.savedChars += text.length;
+
+    const lines = text.split("\n");
+    // At HEAD + TAIL lines or fewer a tail would repeat the head or just meet it.
+    const tail = lines.length > HEAD + TAIL ? [`--- last ${TAIL} lines ---`, ...lines.slice(-TAIL)] : [];
+    void tail;
+    return `[offloaded] ${toolName}: saved output to ${path}\nUse read_artifact(path='${path}') to see it.`;
+  }
+
+  /** True when `path` really lies inside the root: links and .. resolved, compared by components. */
+  private contains(path: string): boolean {
+    let root: string;
+    let target: string;
+    try {
+      root = realpathSync(this.root);
+      target = realpathSync(path);
+    } catch {
+      return false;
+    }
+    const rel = relative(root, target);
+    return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  }
+
+  read(path: string, offset = 0, limit = 200): string {
+    if (!this.contains(path)) {
+      try {
+        realpathSync(path);
+      } catch {
+        return `Error: no such artifact: ${path}`;
+      }
+      return OUTSIDE_ROOT;
+    }
+    let lines: string[];
+    try {
+      lines = readFileSync(path, "utf8").split("\n");
+    } catch (err) {
+      return `Error: cannot read ${path}: ${(err as Error).message}`;
+    }
+    const from = Math.max(0, Math.floor(offset));
+    const window = lines.slice(from, from + Math.min(Math.max(0, Math.floor(limit)), MAX_WINDOW));
+    return `[lines ${from}-${from + window.length} of ${lines.length}]\n${window.join("\n")}`;
+  }
+}
+
+export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
+  name: "read_artifact",
+  description:
+    "Read a slice of a tool output that was saved to a file. Use it when a result says [offloaded] " +
+    "and the preview is not enough. Prefer a narrow offset/limit window.",
+  input_schema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "The path given in the [offloaded] pointer." },
+      offset: { type: "integer", description: "First line to return, 0-based." },
+      limit: { type: "integer", description: "How many lines, at most 500." },
+    },
+    required: ["path"],
+  },
+};
