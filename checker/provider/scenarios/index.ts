@@ -1,4 +1,5 @@
 import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
+import { delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import {
   capitalWeather,
@@ -40,6 +41,10 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   badRequest,
   dropBeforeHeaders,
   dropMidStream,
+  repeatRead,
+  repeatDelete,
+  stubborn,
+  delegate,
 ];
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
