@@ -93,19 +93,19 @@ describe("12 five exits", () => {
     expect(end.error).toContain("max_tokens: 200000 > 128000");
   });
 
-  test("stubborn at maxTurns 12: max_turns_exceeded after exactly 12 model calls (turn-cap-off-by-one bug)", async () => {
+  test("stubborn at maxTurns 6: max_turns_exceeded after exactly 6 model calls (turn-cap-off-by-one bug)", async () => {
     const session = await open("stubborn");
     // A read the process may never do: no wording can fix it, so the model retries until the cap.
     const denied: Tool = {
       name: "read_file", description: "Reads one file.", input_schema: { type: "object", properties: { path: { type: "string" } } },
       run: () => "Error: permission denied: /var/log/secure",
     };
-    const end = await run(newRun("What does /var/log/secure say?"), [denied], { client: session.client, maxTurns: 12 });
+    const end = await run(newRun("What does /var/log/secure say?"), [denied], { client: session.client, maxTurns: 6 });
 
     expect(end.status).toBe("max_turns_exceeded");
     expect(end.interruption).toEqual({ type: "max_turns" });
-    expect(session.calls(), "model calls").toHaveLength(12);
-    expect(end.turns).toBe(12);
+    expect(session.calls(), "model calls").toHaveLength(6);
+    expect(end.turns).toBe(6);
     expect(end.output).toBeNull();
   });
 
