@@ -172,5 +172,15 @@ Example:
       outcome.code = await providerCommand(opts, io);
     });
 
+  program
+    .command("trace <file>")
+    .description("print a harness's JSONL trace (exercise 12) as a timeline per run")
+    .option("--run <id>", "only the run with this id")
+    .addHelpText("after", "\nExample:\n  $ lab trace runs/trace.jsonl\n")
+    .action(async (file: string, opts: { run?: string }) => {
+      const { traceCommand } = await import("../commands/trace.js");
+      outcome.code = await traceCommand(file, opts, io);
+    });
+
   return { program, outcome };
 }

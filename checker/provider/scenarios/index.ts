@@ -1,5 +1,6 @@
 import { walkthrough } from "./accounting.js";
 import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
+import { delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import { exactReply } from "./measured.js";
 import { supportDesk } from "./support-desk.js";
@@ -46,6 +47,10 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   supportDesk,
   exactReply,
   walkthrough,
+  repeatRead,
+  repeatDelete,
+  stubborn,
+  delegate,
 ];
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";

@@ -1,0 +1,364 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { approve, load, newRun, pending, reject, run, subagent, type RunState, type Tool, type TraceEvent } from "lab:impl";
+import { useScenario, type ScenarioSession } from "lab:test";
+
+/** The contract's opus prices, USD per token: the tests price the wire themselves. */
+const OPUS = { in: 5e-6, out: 25e-6 };
+const CENT = 1e-9;
+
+const FILES: Record<string, string> = {
+  "access.log": "GET /health 200\nGET /health 200",
+  "errors.log": "worker 7 timed out after 30000 ms\nworker 3 restarted",
+  "notes.txt": "Remember to rotate the logs.",
+};
+
+/** More model calls than any run here needs: a loop that never stops is cut off by the network, not the test timeout. */
+function fused(limit: number, hook?: (call: number) => Promise<void> | void): typeof fetch {
+  let made = 0;
+  return async (input, init) => {
+    made += 1;
+    if (made > limit) throw new Error("test fuse: too many model calls");
+    await hook?.(made);
+    return fetch(input, init);
+  };
+}
+
+const open = (scenario: string, hook?: (call: number) => Promise<void> | void): Promise<ScenarioSession> =>
+  useScenario(scenario, { client: { fetch: fused(60, hook) } });
+
+/** What every call the provider answered cost, priced by the test. */
+function wireCosts(session: ScenarioSession): number[] {
+  return session.calls().flatMap((c) => (c.usage ? [c.usage.input_tokens * OPUS.in + c.usage.output_tokens * OPUS.out] : []));
+}
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** The workspace's tools; `ran` lists every real run, as "name:path". */
+function workspace(flags: { readOnly?: boolean; needsApproval?: boolean; hang?: string } = {}) {
+  const ran: string[] = [];
+  const deleted: string[] = [];
+  const schema: Anthropic.Tool.InputSchema = { type: "object", properties: { path: { type: "string" } } };
+  const tools: Tool[] = [
+    {
+      name: "list_files", description: "Lists the files.", input_schema: { type: "object", properties: {} }, readOnly: flags.readOnly,
+      run: () => {
+        ran.push("list_files");
+        return Object.keys(FILES).join("\n");
+      },
+    },
+    {
+      name: "read_file", description: "Reads one file.", input_schema: schema, readOnly: flags.readOnly,
+      run: (input) => {
+        const path = String(input["path"]);
+        if (flags.hang === "read_file") return new Promise<string>(() => {});
+        ran.push(`read_file:${path}`);
+        if (!(path in FILES)) throw new Error(`no such file: ${path}. Call list_files to see what exists.`);
+        return FILES[path]!;
+      },
+    },
+    {
+      name: "delete_file", description: "Deletes one file.", input_schema: schema, needsApproval: flags.needsApproval,
+      run: (input) => {
+        ran.push(`delete_file:${String(input["path"])}`);
+        deleted.push(String(input["path"]));
+        return "";
+      },
+    },
+  ];
+  return { tools, ran, deleted };
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "lab-12-"));
+
+describe("12 five exits", () => {
+  test("a reply cut off at max_tokens ends the run as failed, not completed (truncation-completes bug)", async () => {
+    const session = await open("truncated");
+    const end = await run(newRun("Write the whole report."), workspace().tools, { client: session.client, maxTokens: 100 });
+
+    expect(session.calls()[0]?.response).toMatchObject({ stop_reason: "max_tokens" });
+    expect(end.status).toBe("failed");
+    expect(end.output).toBeNull();
+    expect(end.error, "failed carries its reason").toEqual(expect.any(String));
+  });
+
+  test("an API error ends the run as failed with its message; run does not throw (api-error-throws bug)", async () => {
+    const session = await open("bad-request");
+    const end = await run(newRun("Summarise errors.log."), workspace().tools, { client: session.client });
+
+    expect(end.status).toBe("failed");
+    expect(end.interruption).toBeNull();
+    expect(end.error).toContain("max_tokens: 200000 > 128000");
+  });
+
+  test("stubborn at maxTurns 6: max_turns_exceeded after exactly 6 model calls (turn-cap-off-by-one bug)", async () => {
+    const session = await open("stubborn");
+    // A read the process may never do: no wording can fix it, so the model retries until the cap.
+    const denied: Tool = {
+      name: "read_file", description: "Reads one file.", input_schema: { type: "object", properties: { path: { type: "string" } } },
+      run: () => "Error: permission denied: /var/log/secure",
+    };
+    const end = await run(newRun("What does /var/log/secure say?"), [denied], { client: session.client, maxTurns: 6 });
+
+    expect(end.status).toBe("max_turns_exceeded");
+    expect(end.interruption).toEqual({ type: "max_turns" });
+    expect(session.calls(), "model calls").toHaveLength(6);
+    expect(end.turns).toBe(6);
+    expect(end.output).toBeNull();
+  });
+
+  test("runaway at $0.01: budget_exceeded, every call on the books, at most one turn over (budget-checked-late bug)", async () => {
+    const session = await open("runaway");
+    const limit = 0.01;
+    const end = await run(newRun("Tidy up the workspace."), workspace().tools, { client: session.client, maxBudgetUsd: limit, maxTurns: 1000 });
+
+    const costs = wireCosts(session);
+    expect(end.status).toBe("budget_exceeded");
+    expect(end.interruption).toEqual({ type: "max_budget" });
+    expect(end.costUsd, "the run's books match what the provider charged").toBeCloseTo(sum(costs), 9);
+    expect(sum(costs)).toBeGreaterThanOrEqual(limit - CENT);
+    // Checked before each call: only the call that crossed the line may be over it.
+    expect(sum(costs.slice(0, -1)), "spent before the last call").toBeLessThan(limit);
+    expect(end.turns).toBe(costs.length);
+  });
+
+  test("a run stopped at max_turns resumes with a higher cap and finishes at the same cost (limits-are-final bug)", async () => {
+    const whole = await open("plan");
+    const reference = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: whole.client });
+
+    const session = await open("plan");
+    const { tools, ran } = workspace();
+    const stopped = await run(newRun("Which log mentions a timeout?"), tools, { client: session.client, maxTurns: 1 });
+    expect(stopped.status).toBe("max_turns_exceeded");
+    const copy = JSON.parse(JSON.stringify(stopped)) as RunState;
+    expect(copy, "the state is plain data").toEqual(stopped);
+
+    const end = await run(copy, tools, { client: session.client, maxTurns: 20 });
+    expect(end.status).toBe("completed");
+    expect(end.output).toContain("worker 7 timed out");
+    expect(session.calls(), "model calls across both runs").toHaveLength(3);
+    expect(ran.sort()).toEqual(["list_files", "read_file:errors.log"]);
+    expect(end.costUsd).toBeCloseTo(reference.costUsd, 9);
+
+    const again = await run(end, tools, { client: session.client, maxTurns: 20 });
+    expect(again.status, "a completed run is not resumed").toBe("completed");
+    expect(session.calls()).toHaveLength(3);
+  });
+
+  test("recover under three error policies: told what happened it recovers, told nothing it gives up, fatal fails (tool-error-escapes bug)", async () => {
+    const goal = "What does the timeout log say?";
+    const told = await open("recover");
+    const byMessage = await run(newRun(goal), workspace().tools, { client: told.client });
+    const vague = await open("recover");
+    const byGeneric = await run(newRun(goal), workspace().tools, { client: vague.client, toolErrorText: () => "the tool failed" });
+    const fatal = await open("recover");
+    const byFatal = await run(newRun(goal), workspace().tools, { client: fatal.client, toolErrorsAreFatal: true });
+
+    expect(byMessage.status).toBe("completed");
+    expect(byMessage.output).toContain("worker 7 timed out");
+    expect(told.calls(), "message policy: read, list, read, answer").toHaveLength(4);
+    const sent = told.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+    expect(sent).toContainEqual(expect.objectContaining({ type: "tool_result", is_error: true, content: expect.stringContaining("no such file: timeout.log") }));
+
+    expect(byGeneric.status).toBe("completed");
+    expect(byGeneric.output).toContain("no answer");
+    expect(vague.calls(), "generic policy: read, give up").toHaveLength(2);
+
+    expect(byFatal.status).toBe("failed");
+    expect(byFatal.error).toContain("no such file: timeout.log");
+    expect(fatal.calls(), "fatal policy: one call").toHaveLength(1);
+    expect(byFatal.costUsd).toBeLessThan(byGeneric.costUsd);
+    expect(byGeneric.costUsd).toBeLessThan(byMessage.costUsd);
+  });
+
+  test("a repeated read-only call is answered from the run's memory: the tool runs once (no-read-cache bug)", async () => {
+    const session = await open("repeat-read");
+    const { tools, ran } = workspace({ readOnly: true });
+    const end = await run(newRun("What does errors.log say?"), tools, { client: session.client });
+
+    expect(end.status).toBe("completed");
+    expect(ran).toEqual(["read_file:errors.log"]);
+    const results = session.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).filter((b) => b.type === "tool_result");
+    expect(results, "both tool_use ids are still answered").toHaveLength(2);
+    expect(JSON.stringify(results)).toContain("worker 7 timed out");
+  });
+
+  test("a repeated delete runs twice: two tool_use ids are two calls (caches-writes bug)", async () => {
+    const session = await open("repeat-delete");
+    const { tools, deleted } = workspace();
+    const end = await run(newRun("Free some space."), tools, { client: session.client });
+
+    expect(end.status).toBe("completed");
+    expect(deleted).toEqual(["access.log", "access.log"]);
+  });
+
+  test("needsApproval stops the run before the delete and hands back the call; approve resumes it (approval-ignored bug)", async () => {
+    const session = await open("destructive");
+    const { tools, deleted } = workspace({ needsApproval: true });
+    const stopped = await run(newRun("Free some disk space."), tools, { client: session.client });
+
+    expect(stopped.status).toBe("interrupted");
+    expect(deleted, "nothing is deleted before a person decides").toEqual([]);
+    expect(session.calls()).toHaveLength(2);
+    const asked = session.calls()[1]!.response as Anthropic.Message;
+    const call = asked.content.find((b): b is Anthropic.ToolUseBlock => b.type === "tool_use")!;
+    expect(stopped.interruption).toMatchObject({ type: "approval", callId: call.id, toolName: "delete_file", input: { path: "access.log" } });
+    expect(pending(stopped).map((c) => c.id)).toEqual([call.id]);
+
+    const end = await run(approve(stopped, call.id), tools, { client: session.client });
+    expect(end.status).toBe("completed");
+    expect(deleted).toEqual(["access.log"]);
+    expect(end.output).toContain("Deleted access.log");
+  });
+
+  test("a rejection goes into the transcript with its reason; with none the agent claims a deletion that never happened (reason-dropped bug)", async () => {
+    // The state of a run that stopped for approval, built by hand: a run is data.
+    const stoppedAtDelete = (): RunState => {
+      const state = newRun("Free some disk space.");
+      state.messages.push(
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_01ListFiles", name: "list_files", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01ListFiles", content: Object.keys(FILES).join("\n") }] },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_01DeleteAccess", name: "delete_file", input: { path: "access.log" } }] },
+      );
+      return Object.assign(state, {
+        turns: 2, status: "interrupted" as const,
+        interruption: { type: "approval" as const, callId: "toolu_01DeleteAccess", toolName: "delete_file", input: { path: "access.log" } },
+      });
+    };
+    const withReason = await open("destructive");
+    const a = workspace({ needsApproval: true });
+    const reason = "The user declined: access.log is kept for the audit.";
+    const told = await run(reject(stoppedAtDelete(), "toolu_01DeleteAccess", reason), a.tools, { client: withReason.client });
+    const silent = await open("destructive");
+    const b = workspace({ needsApproval: true });
+    const lied = await run(reject(stoppedAtDelete(), "toolu_01DeleteAccess"), b.tools, { client: silent.client });
+
+    expect([...a.deleted, ...b.deleted], "a rejected call never runs").toEqual([]);
+    expect(JSON.stringify(withReason.bodies()[0]!.messages.at(-1)), "the reason is what the model reads").toContain("kept for the audit");
+    expect(told.output).toContain("did not delete anything");
+    // The chapter's measured lie: an empty slot reads as success.
+    expect(lied.output).toContain("Deleted access.log");
+  });
+
+  test("a run abandoned inside a tool resumes from disk: only the outstanding call runs, no extra model call (resumes-with-model-call bug)", async () => {
+    const whole = await open("plan");
+    const reference = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: whole.client });
+
+    const dir = tempDir();
+    const session = await open("plan");
+    const first = workspace({ hang: "read_file" });
+    const state = newRun("Which log mentions a timeout?");
+    void run(state, first.tools, { client: session.client, saveDir: dir }); // dies inside read_file: never settles
+    await expect.poll(() => session.calls().length).toBe(2);
+    await expect.poll(() => pending(load(dir, state.runId)).map((c) => c.name)).toEqual(["read_file"]);
+
+    const second = workspace();
+    const end = await run(load(dir, state.runId), second.tools, { client: session.client, saveDir: dir });
+    expect(end.status).toBe("completed");
+    expect([...first.ran, ...second.ran].sort()).toEqual(["list_files", "read_file:errors.log"]);
+    expect(session.calls(), "model calls across both lives").toHaveLength(3);
+    expect(end.costUsd).toBeCloseTo(reference.costUsd, 9);
+  });
+
+  test("a run that dies before its third call resumes from disk with both results: no tool runs twice (no-save-after-tools bug)", async () => {
+    const dir = tempDir();
+    let die = true;
+    let reachedThird = false;
+    const session = await open("plan", (n) => (n === 3 && die ? ((reachedThird = true), new Promise<void>(() => {})) : undefined));
+    const first = workspace();
+    const state = newRun("Which log mentions a timeout?");
+    void run(state, first.tools, { client: session.client, saveDir: dir }); // dies at the third call: never settles
+    await expect.poll(() => reachedThird).toBe(true);
+    expect(first.ran).toEqual(["list_files", "read_file:errors.log"]);
+
+    die = false;
+    const second = workspace();
+    const restored = load(dir, state.runId);
+    expect(restored.turns).toBe(2);
+    expect(restored.costUsd).toBeCloseTo(sum(wireCosts(session)), 9);
+    const end = await run(restored, second.tools, { client: session.client });
+    expect(end.status).toBe("completed");
+    expect(second.ran, "the second life runs nothing the first already did").toEqual([]);
+    expect(end.costUsd).toBeCloseTo(sum(wireCosts(session)), 9);
+  });
+
+  test("Stop at 1.2 s of a 3 s tool ends the run at once; progress arrives on the way (signal-not-passed bug)", async () => {
+    const session = await open("slow-tool");
+    const events: TraceEvent[] = [];
+    const stop = new AbortController();
+    let pressedAt = 0;
+    // The user presses Stop 1.2 s after the tool starts.
+    const press = () => setTimeout(() => ((pressedAt = performance.now()), stop.abort("user pressed Stop")), 1200);
+    // The one real-time test: a tool that works for 3 s, reporting every 0.5 s, and honours its signal.
+    const scan: Tool = {
+      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
+      async run(_input, { signal, progress }) {
+        press();
+        for (let step = 1; step <= 6; step++) {
+          await new Promise<void>((resolve, fail) => {
+            const timer = setTimeout(resolve, 500);
+            signal.addEventListener("abort", () => (clearTimeout(timer), fail(signal.reason)), { once: true });
+          });
+          progress(`scanned ${step * 200} of 1200 files`);
+        }
+        return "1200 files, 3 archives";
+      },
+    };
+    const end = await run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, onEvent: (e) => events.push(e) });
+    const stoppedAfter = performance.now() - pressedAt;
+
+    expect(end.status).toBe("interrupted");
+    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    // The tool had 1.8 s of work left; a Stop that reaches it ends the run long before that.
+    expect(stoppedAfter, "ms from Stop to the run's end").toBeLessThan(900);
+    const labels = events.filter((e) => e.type === "tool_progress").map((e) => e["label"]);
+    expect(labels.length, "progress before the Stop").toBeGreaterThan(0);
+    expect(labels).toEqual(["scanned 200 of 1200 files", "scanned 400 of 1200 files"].slice(0, labels.length));
+    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
+    expect(session.calls()).toHaveLength(1);
+  });
+
+  test("the JSONL trace: one line per event, in order, the run id on every line (trace-missing-run-id bug)", async () => {
+    const session = await open("plan");
+    const file = join(tempDir(), "trace.jsonl");
+    const seen: TraceEvent[] = [];
+    const { tools } = workspace();
+    const reading = tools.find((t) => t.name === "read_file")!;
+    const read = reading.run;
+    reading.run = (input, ctx) => (ctx.progress("opening errors.log"), read(input, ctx));
+    const end = await run(newRun("Which log mentions a timeout?"), tools, { client: session.client, trace: file, onEvent: (e) => seen.push(e) });
+
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as TraceEvent);
+    expect(lines.map((l) => l.type)).toEqual(["turn", "tool_start", "tool_result", "turn", "tool_start", "tool_progress", "tool_result", "turn", "run_stopped"]);
+    for (const line of lines) expect(line.runId, `${line.type} line`).toBe(end.runId);
+    expect(seen.map((e) => [e.type, e.runId]), "onEvent gets the same events").toEqual(lines.map((l) => [l.type, l.runId]));
+    const turns = lines.filter((l) => l.type === "turn");
+    expect(turns.map((t) => t["turn"])).toEqual([1, 2, 3]);
+    expect(turns.at(-1)!["costUsd"] as number).toBeCloseTo(end.costUsd, 9);
+    expect(turns[0]!["input_tokens"]).toBe(session.calls()[0]!.usage!.input_tokens);
+    expect(lines.find((l) => l.type === "tool_progress")).toMatchObject({ toolName: "read_file", label: "opening errors.log" });
+    expect(lines.at(-1)).toMatchObject({ status: "completed", reason: null, turns: 3 });
+  });
+
+  test("a subagent behind a tool keeps its own window and turn cap, and stops with the caller's signal (subagent-ignores-limits bug)", async () => {
+    const parent = await open("delegate");
+    const child = await open("runaway");
+    const research = subagent({ name: "research", description: "Investigates one question.", client: child.client, tools: workspace().tools, maxTurns: 3, maxBudgetUsd: 1 });
+    const end = await run(newRun("Find the log that mentions a timeout."), [research], { client: parent.client });
+
+    expect(research.readOnly).toBe(true);
+    expect(end.status).toBe("completed");
+    expect(end.output).toContain("From the research:");
+    // The turn-cap test pins the exact count; here it is enough that the child's own cap of 3 held, not the default 20.
+    expect(child.calls().length, "the child's model calls").toBeLessThanOrEqual(4);
+    expect(JSON.stringify(parent.bodies()), "the parent sees a summary, not the child's transcript").not.toContain("list_files");
+
+    const stop = new AbortController();
+    const cancelled = await open("runaway", (n) => void (n === 2 && stop.abort("parent stopped")));
+    const deep = subagent({ name: "research", description: "Investigates.", client: cancelled.client, tools: workspace().tools, maxTurns: 8, maxBudgetUsd: 1 });
+    await Promise.resolve(deep.run({ question: "Which log?" }, { signal: stop.signal, progress: () => {} })).catch(() => "");
+    expect(cancelled.calls().length, "the parent's Stop reaches the child").toBeLessThanOrEqual(2);
+  });
+});
