@@ -1,6 +1,7 @@
 import type { Key } from "ink";
 import type { ScreenState } from "../screen/screen-state.js";
 import { paneCommand } from "../screen/key-map.js";
+import { drillPaneRows } from "./drill-lines-view.js";
 import { interviewDone, type DrillState, type PeekKind } from "./drill-state.js";
 
 /** What a key press asks for during a drill; the controller carries it out. */
@@ -62,7 +63,7 @@ export function drillCommandForKey(input: string, key: Partial<Key>, drill: Dril
   }
   if (drill.confirm !== null) return input === "y" ? { kind: "confirm" } : { kind: "cancel" };
   if (input === "q") return { kind: "quit" };
-  const inPane = screen.pane ? paneCommand(input, key, screen.pane.height) : null;
+  const inPane = screen.pane ? paneCommand(input, key, drillPaneRows({ screen, drill, interactive: true })) : null;
   if (inPane) return inPane;
   if (input === "r") return { kind: "rerun" };
   const what = OPEN_KEYS[input];

@@ -19,7 +19,7 @@ test("before the first save: the clock at zero, waiting; the first failure expla
   const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!), failed(NAMES[1]!)]) });
   expect(frame(screen, drillAfter(), 90_000)).toMatchInlineSnapshot(`
     "run 1 · 0 of 2 passed · 84 ms
-    Drill 2 · exercise 1 · The tool-calling loop                                 target 10:00 · 25 lines
+    Drill 2 · exercise 1 · The tool-calling loop             target 10:00 · 25 lines
     /ws/drills/01-tool-loop.2.ts
 
       █▀█ ▄ █▀█ █▀█
@@ -50,7 +50,7 @@ test("timing: the clock runs from the first save; green stops it and shows how t
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
     "run 1 · all 2 passed · 84 ms
-    Drill 2 · exercise 1 · The tool-calling loop                                 target 10:00 · 25 lines
+    Drill 2 · exercise 1 · The tool-calling loop             target 10:00 · 25 lines
     /ws/drills/01-tool-loop.2.ts
 
       █ █ ▄ █▀█ █▀█
