@@ -49,6 +49,7 @@ export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame):
   return [
     ...titleLines(M.title(drill.attempt, drill.exercise.number, drill.exercise.title), M.targets(targets.seconds, targets.lines), width),
     ...styled(wrapCodeLine(drill.file, width), { dim: true }),
+    ...(drill.startedAt === null ? styled(wrapLine(M.linesRule(targets.lines), width), { dim: true }) : []),
     GAP,
     ...styled(bigText(formatSeconds(seconds)).map((row) => `  ${row}`), clockStyle(drill, seconds, targets.seconds)),
     GAP,

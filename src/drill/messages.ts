@@ -13,6 +13,7 @@ export const DRILL_MESSAGES = {
   title: (attempt: number, n: number, title: string) => `Drill ${attempt} · exercise ${n} · ${title}`,
   targets: (seconds: number, lines: number) => `target ${formatSeconds(seconds)} · ${lines} lines`,
   clockWaits: "The clock starts at your first save.",
+  linesRule: (lines: number) => `Target ${lines} lines: one for each line where a statement inside your functions starts (imports, types, signatures and braces are free).`,
   confirmPeek: (what: string) =>
     `${what} is locked during a drill: opening it marks this attempt as peeked. Press y to open it, any other key to go back.`,
   peekedNote: (peeks: string[]) => `Peeked: ${peeks.join(", ")}. This attempt will not count as a personal best.`,
@@ -25,7 +26,7 @@ export const DRILL_MESSAGES = {
     `Green in ${formatSeconds(seconds)} · ${plural(lines, "line")} · ${plural(runs, "run")} · ${peeked ? "peeked" : "no peeking"}`,
   gaveUp: (seconds: number, lines: number, runs: number, peeked: boolean) =>
     `Gave up after ${formatSeconds(seconds)} · ${plural(lines, "line")} · ${plural(runs, "run")} · ${peeked ? "peeked" : "no peeking"} · recorded as abandoned`,
-  linesCounted: "Lines count code only: no blank lines, comments, imports or type declarations.",
+  linesCounted: "Lines count where the statements inside your functions start: imports, types, top-level constants, signatures, braces and comments do not.",
   target: (time: string, lines: string) => `Target: ${time}; ${lines}.`,
   timeUnder: (target: number, spare: number) => `${formatSeconds(target)} met with ${formatSeconds(spare)} to spare`,
   timeOver: (target: number, over: number) => `${formatSeconds(target)} missed by ${formatSeconds(over)}`,

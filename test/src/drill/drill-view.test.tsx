@@ -21,6 +21,8 @@ test("before the first save: the clock at zero, waiting; the first failure expla
     "run 1 · 0 of 2 passed · 84 ms
     Drill 2 · exercise 1 · The tool-calling loop             target 10:00 · 25 lines
     /ws/drills/01-tool-loop.2.ts
+    Target 25 lines: one for each line where a statement inside your functions
+    starts (imports, types, signatures and braces are free).
 
       █▀█ ▄ █▀█ █▀█
       █ █ ▄ █ █ █ █
@@ -63,7 +65,8 @@ test("timing: the clock runs from the first save; green stops it and shows how t
       ✔ asks the model to echo the sum (no-echo bug) 3 ms
 
     ✔ Green in 4:00 · 23 lines · 1 run · no peeking
-      Lines count code only: no blank lines, comments, imports or type declarations.
+      Lines count where the statements inside your functions start: imports, types,
+      top-level constants, signatures, braces and comments do not.
       Target: 10:00 met with 6:00 to spare; 25 lines met with 2 lines to spare.
       Personal best 3:20: this one was 0:40 slower.
       Last 1: 3:20 — 0:40 slower than their green average, 3:20.

@@ -86,15 +86,15 @@ test("the clock starts at the first save, not at launch, and stops at the first 
   writeFileSync(d.file(), solution);
   d.clock.ms = 125_400;
   d.runs(green);
-  await d.shows("Green in 1:20 · 20 lines · 2 runs · no peeking");
+  await d.shows("Green in 1:20 · 8 lines · 2 runs · no peeking");
   d.clock.ms = 500_000; // the screen stays up; the clock stays stopped
   d.io.stdin.write("q");
   expect(await d.exit).toBe(0);
   expect(d.closedWith()).toEqual({ stopRun: true });
   expect(d.lines()).toEqual([
-    { exercise: 1, seconds: 80.4, passed: true, abandoned: false, peeked: false, lines: 20, runs: 2, attempt: 1, at: AT.toISOString(), file: "drills/01-adder.1.ts" },
+    { exercise: 1, seconds: 80.4, passed: true, abandoned: false, peeked: false, lines: 8, runs: 2, attempt: 1, at: AT.toISOString(), file: "drills/01-adder.1.ts" },
   ]);
-  expect(d.out()).toContain("Green in 1:20 · 20 lines · 2 runs · no peeking\n");
+  expect(d.out()).toContain("Green in 1:20 · 8 lines · 2 runs · no peeking\n");
   expect(d.out()).toContain(`Recorded in ${drillsFile(workspace)}.\n`);
 });
 
@@ -137,7 +137,7 @@ test("peeking is recorded: a locked hint asks first, y opens it and marks the at
   d.clock.ms = 30_000;
   writeFileSync(d.file(), solution);
   d.runs(green);
-  await d.shows("Green in 0:30 · 20 lines · 1 run · peeked");
+  await d.shows("Green in 0:30 · 8 lines · 1 run · peeked");
   d.io.stdin.write("q");
   await d.exit;
   expect(d.lines()).toEqual([expect.objectContaining({ passed: true, peeked: true, peeks: ["tier 1", "hint"], seconds: 30 })]);
@@ -245,7 +245,7 @@ test("a save the watcher reports only after its run began still starts the clock
   writeFileSync(d.file(), solution);
   d.emit({ type: "save-seen" });
   d.runs(green);
-  await d.shows("Green in 0:13 · 20 lines · 2 runs · no peeking");
+  await d.shows("Green in 0:13 · 8 lines · 2 runs · no peeking");
   d.io.stdin.write("q");
   await d.exit;
   expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 13, runs: 2 })]);
