@@ -44,7 +44,9 @@ function clockStyle(drill: DrillState, seconds: number, target: number) {
 /** Drill and exercise, the targets, the file, the large clock and where the run stands. */
 export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame): Line[] {
   const width = screen.size.columns;
-  const seconds = Math.floor(elapsedMs(drill, nowMs) / 1000);
+  // A running clock shows whole seconds gone; a stopped one the time the summary reports, rounded the same way.
+  const ms = elapsedMs(drill, nowMs);
+  const seconds = isGreen(drill) ? Math.round(ms / 1000) : Math.floor(ms / 1000);
   const status = drill.startedAt === null && screen.phase !== "running" ? { text: M.clockWaits } : statusLine(screen);
   return [
     ...titleLines(M.title(drill.attempt, drill.exercise.number, drill.exercise.title), M.targets(targets.seconds, targets.lines), width),
@@ -93,6 +95,7 @@ export function interviewLines({ screen, drill }: DrillFrame): Line[] {
 /** The pending confirmation, or what the attempt has peeked at. */
 export function peekLines({ screen, drill }: DrillFrame): Line[] {
   const width = screen.size.columns;
+  if (drill.confirmGiveUp) return styled(wrapLine(M.confirmGiveUp, width), { color: "yellow" });
   if (drill.confirm !== null) return styled(wrapLine(M.confirmPeek(peekNameOf(drill.confirm)), width), { color: "yellow" });
   return drill.peeks.length === 0 ? [] : styled(wrapLine(M.peekedNote(drill.peeks), width), { dim: true });
 }

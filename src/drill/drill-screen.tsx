@@ -35,6 +35,8 @@ export interface DrillScreenOptions {
   targets: DrillTargets;
   /** How often the running clock redraws; 0 turns the ticking off (tests). */
   tickMs?: number;
+  /** Called the moment the attempt turns green and its lines are measured. */
+  onGreen?: () => void;
 }
 
 interface LiveProps extends Pick<DrillScreenOptions, "screen" | "drill" | "now" | "previous" | "targets"> {
@@ -110,6 +112,10 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
         }
         case "cancel":
           return drill.dispatch({ type: "peek-cancelled" });
+        case "ask-give-up":
+          return drill.dispatch({ type: "give-up-asked" });
+        case "keep-going":
+          return drill.dispatch({ type: "give-up-cancelled" });
         case "close-pane":
           return screen.dispatch({ type: "pane-closed" });
         case "scroll":
@@ -136,7 +142,10 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       if (event.type === "run-finished") {
         const wasGreen = isGreen(drill.getState());
         drill.dispatch({ type: "run-finished", at: now(), passed: event.result.status === "passed" });
-        if (!wasGreen && isGreen(drill.getState())) drill.dispatch({ type: "measured", lines: measure() });
+        if (!wasGreen && isGreen(drill.getState())) {
+          drill.dispatch({ type: "measured", lines: measure() });
+          options.onGreen?.();
+        }
       }
     });
     const stopFollowing = followTerminalSize(io.stdout, (size) => screen.dispatch({ type: "resized", size }));

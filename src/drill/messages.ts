@@ -16,6 +16,7 @@ export const DRILL_MESSAGES = {
   linesRule: (lines: number) => `Target ${lines} lines: one for each line where a statement inside your functions starts (imports, types, signatures and braces are free).`,
   confirmPeek: (what: string) =>
     `${what} is locked during a drill: opening it marks this attempt as peeked. Press y to open it, any other key to go back.`,
+  confirmGiveUp: "Give up this attempt? It is recorded as abandoned, with the time so far.",
   peekedNote: (peeks: string[]) => `Peeked: ${peeks.join(", ")}. This attempt will not count as a personal best.`,
   noSolutionFile: (file: string) => `The solution file ${file} is missing from this copy of the lab.`,
   fileMissing: (file: string, n: number) => `Your drill file ${file} is gone: save it again, or quit and run lab drill ${n} for a fresh one.`,
@@ -88,6 +89,7 @@ export const DRILL_KEYS = {
   quit: "q quit",
   pane: "↑↓ scroll · esc close · q quit",
   confirm: "y open it · any other key: back",
+  confirmGiveUp: "y give up · any other key: keep going",
   typing: "enter submit · ctrl-c quit",
   judging: "y right · n wrong · q quit",
 } as const;

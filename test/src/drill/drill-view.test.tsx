@@ -1,5 +1,6 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
+import { bigText } from "../../../src/drill/big-clock.js";
 import { drillReducer, initialDrillState, type DrillAction } from "../../../src/drill/drill-state.js";
 import { DrillView } from "../../../src/drill/drill-view.js";
 import { screenReducer, type ScreenAction } from "../../../src/screen/screen-state.js";
@@ -73,6 +74,14 @@ test("timing: the clock runs from the first save; green stops it and shows how t
 
     h hint · l lesson · 1 3 reference · s solution · r rerun · q quit"
   `);
+});
+
+test("the stopped clock shows the second the summary reports (80.6 s is 1:21 in both)", () => {
+  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050, version: "solved" }, { type: "run-finished", at: 90_600, passed: true }, { type: "measured", lines: 8 });
+  const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
+  const shown = frame(screen, green, 999_999);
+  expect(shown).toContain("Green in 1:21");
+  expect(shown).toContain(bigText("1:21").map((row) => `  ${row}`).join("\n"));
 });
 
 test("closing: only the finished runs stay, for the report printed after", () => {
