@@ -134,6 +134,9 @@ function upsertRow(rows: Row[], row: Row): Row[] {
   return rows.map((r, i) => (i === at ? row : r));
 }
 
+/** The history's words for a run a newer save stopped. */
+export const STOPPED_FOR_SAVE = "stopped for your new save";
+
 /** What one finished run amounted to, in a few words. */
 export function runSummary(result: RunResult): string {
   if (result.error?.kind === "timeout") return "stopped: it ran past the time limit";
@@ -182,6 +185,12 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return { ...state, watchError: action.message };
     case "run-crashed":
       return { ...state, phase: "idle", crash: action.message };
+    case "run-stopping":
+      return state.phase === "running" ? { ...state, stopping: true } : state;
+    case "run-stopped": {
+      const entry = { id: state.runs, text: `run ${state.runs} · ${STOPPED_FOR_SAVE}` };
+      return { ...state, phase: "idle", stopping: false, runError: null, history: [...state.history, entry] };
+    }
     case "hint-requested":
       return state.hintsShown >= state.exercise.hints.length
         ? { ...state, hintsOver: true }

@@ -33,7 +33,11 @@ export type SessionEvent =
   /** The watcher itself failed; saves may go unnoticed. */
   | { type: "watch-error"; message: string }
   /** The runner itself failed (not the learner's code). */
-  | { type: "run-crashed"; message: string };
+  | { type: "run-crashed"; message: string }
+  /** A save arrived while a run was going: that run is being stopped so the new save runs now. */
+  | { type: "run-stopping" }
+  /** The run stopped for a newer save has ended; its results are dropped, the new run follows. */
+  | { type: "run-stopped" };
 
 export type SessionListener = (event: SessionEvent) => void;
 
@@ -41,6 +45,8 @@ export interface RunnerLike {
   run(request: RunRequest, listener?: RunListener): Promise<RunResult>;
   /** Kills every worker now, the one running included; only for shutting down. */
   abort?(): void;
+  /** Stops the run in flight and stays usable, so the next run starts at once. */
+  stopRun?(): void;
 }
 
 export interface SessionOptions {
@@ -61,6 +67,8 @@ export class WatchSession {
   private watcher: FileWatch | null = null;
   /** The file as the latest run (or the one in flight) started from: its bytes and its stamp. */
   private lastRead: { bytes: Buffer; stamp: FileStamp } | null = null;
+  /** The run in flight; `superseded` once a newer save stopped it. */
+  private current: { superseded: boolean } | null = null;
 
   private constructor(private readonly options: SessionOptions) {
     const timers = options.timers ?? realTimers;
@@ -118,7 +126,21 @@ export class WatchSession {
     this.silence?.noticed();
     if (this.alreadyRun()) return;
     this.emit({ type: "save-seen" });
+    this.supersede();
     this.scheduler.saved();
+  }
+
+  /**
+   * A new save makes the run in flight worthless: its code is not the file's any more. It is
+   * stopped at once (a loop that never ends would otherwise hold the screen to the time limit)
+   * and the new save runs next.
+   */
+  private supersede(): void {
+    const run = this.current;
+    if (!run || run.superseded || !this.options.runner.stopRun) return;
+    run.superseded = true;
+    this.emit({ type: "run-stopping" });
+    this.options.runner.stopRun();
   }
 
   /**
@@ -149,14 +171,24 @@ export class WatchSession {
     const stamp = (this.options.stat ?? statFile)(file);
     const before = readIfThere(file);
     this.lastRead = before && stamp ? { bytes: before, stamp } : null;
+    const run = { superseded: false };
+    this.current = run;
     try {
-      await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
+      await runner.run({ exercise, implFile: file }, (event) => {
+        if (!run.superseded) this.emit(event);
+      });
+      // The save that stopped it has its own run coming (the scheduler has it).
+      if (run.superseded) return this.emit({ type: "run-stopped" });
       // The watcher drops a change that follows another within 50 ms; comparing what the file
       // holds now with what the run started from is what guarantees no save goes unrun.
       if (!sameBytes(before, readIfThere(file))) this.scheduler.trigger();
     } catch (err) {
+      // The save that stopped it has its own run coming (the scheduler has it).
+      if (run.superseded) return this.emit({ type: "run-stopped" });
       const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
       this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });
+    } finally {
+      if (this.current === run) this.current = null;
     }
   }
 

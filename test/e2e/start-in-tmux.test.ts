@@ -91,3 +91,17 @@ test.each([
   await expectCleanExit(ours, 10_000);
   expect(Date.now() - pressed).toBeLessThan(10_000);
 }, 60_000);
+
+test("a save during a run that never ends stops it at once: the fix is judged long before the 30 s limit", async () => {
+  const ours = await startLab();
+  writeFileSync(file, hangsInATest);
+  await tmux.until((s) => s.includes("Run 2:") === false && s.includes("Running the hidden tests…"), "the hanging run starting");
+  await new Promise((r) => setTimeout(r, 1_000)); // it really hangs
+  const fixed = Date.now();
+  writeFileSync(file, solution);
+  const green = await tmux.until((s) => /Run \d+: all \d+ passed/.test(s), "the fix's verdict", 15_000);
+  expect(Date.now() - fixed).toBeLessThan(10_000);
+  expect(green).toContain("run 2 · stopped for your new save");
+  tmux.keys("q");
+  await expectCleanExit(ours);
+}, 60_000);

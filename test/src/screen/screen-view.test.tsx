@@ -166,3 +166,13 @@ test("notices: progress warnings, a silent watcher, a deleted file, a failed wat
 test("without working keys there is no key bar", () => {
   expect(frame(after(started, collected), false)).not.toContain("q quit");
 });
+
+test("a save during a run: the screen says the run is stopped for it, and the history keeps a line for the stopped run", () => {
+  const stopping = after(started, collected, { type: "save-seen" }, { type: "run-stopping" });
+  expect(frame(stopping)).toContain("You saved during the run: it is stopped, and your new save runs now.");
+  const next = after(started, collected, { type: "save-seen" }, { type: "run-stopping" }, { type: "run-stopped" }, started);
+  const shown = frame(next);
+  expect(shown.split("\n")[0]).toBe("run 1 · stopped for your new save");
+  expect(shown).toContain("Running the hidden tests…");
+  expect(shown).not.toContain("it is stopped");
+});
