@@ -85,8 +85,15 @@ export class WatchSession {
     const watchFile = options.watchFile ?? chokidarWatch;
     session.watcher = await watchFile(options.file, { poll: options.poll }, {
       onSave: () => session.saved(),
-      onMissing: () => session.emit({ type: "file-missing", file: options.file }),
-      onError: (error) => session.emit({ type: "watch-error", message: error.message }),
+      // Every event the watcher reports proves it is not silent, a deletion included.
+      onMissing: () => {
+        session.silence?.noticed();
+        session.emit({ type: "file-missing", file: options.file });
+      },
+      onError: (error) => {
+        session.silence?.noticed();
+        session.emit({ type: "watch-error", message: error.message });
+      },
     });
     session.silence?.start();
     return session;

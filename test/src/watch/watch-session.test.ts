@@ -307,3 +307,14 @@ test("r during a run does not stop it: only a new save makes a run worthless", a
   expect(runner.runs).toBe(2);
   runner.finish();
 });
+
+test("deleting the file is an event the watcher saw: no false 'saves are not reaching lab' notice follows it", async () => {
+  let stamp: { mtimeMs: number; size: number } | null = { mtimeMs: 1, size: 1 };
+  const { runner, watch, session, events } = await started({ stat: () => stamp });
+  stamp = null; // the learner deletes the file; the watcher reports it
+  watch.handlers().onMissing();
+  await vi.advanceTimersByTimeAsync(SILENCE_CHECK_MS * 3);
+  expect(events).toEqual([{ type: "file-missing", file: "f.ts" }]);
+  expect(runner.runs).toBe(0);
+  await session.close();
+});
