@@ -8,6 +8,7 @@ import type { RunEvent, RunListener, RunResult } from "../../checker/run/result.
 import type { RunRequest } from "../../checker/run/runner.js";
 import type { Exercise } from "../../checker/run/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
+import { inLearnerWords } from "../report/learner-words.js";
 import { RunScheduler } from "./run-scheduler.js";
 import { SilenceCheck, statFile, type FileStamp, type StatFile } from "./silence-check.js";
 import { abortUntilSettled } from "./stop-runs.js";
@@ -182,7 +183,8 @@ export class WatchSession {
     this.current = run;
     try {
       await runner.run({ exercise, implFile: file }, (event) => {
-        if (!run.superseded) this.emit(event);
+        if (run.superseded) return;
+        this.emit(event.type === "run-finished" ? { ...event, result: inLearnerWords(event.result, exercise) } : event);
       });
       // The save that stopped it has its own run coming (the scheduler has it).
       if (run.superseded) return this.emit({ type: "run-stopped" });
