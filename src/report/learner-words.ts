@@ -11,7 +11,7 @@ import { child, children, topLevel, type AstNode } from "../drill/parse-ts.js";
 export const LEARNER_WORDS = {
   notStarted: 'Not started yet: this still throws the stub\'s "not implemented". Replace the throw with your code.',
   missingExports: (names: string[]) =>
-    `Your file does not export ${names.map((n) => `"${n}"`).join(", ")}, which the hidden tests import by that name: every test fails until it does.`,
+    `Your file does not export ${names.map((n) => `"${n}"`).join(", ")}, which the hidden tests import by that name: the tests that use it fail until it does.`,
   missingExportRow: "Fails because of the missing export below.",
 } as const;
 
@@ -69,7 +69,9 @@ export function inLearnerWords(result: RunResult, exercise: Pick<Exercise, "stub
   if (!result.tests.some(failing)) return result;
   const missing = result.error ? [] : missingExports(exercise, result.file);
   if (missing.length > 0) {
-    const tests = result.tests.map((t) => (failing(t) ? { ...t, failure: { message: LEARNER_WORDS.missingExportRow }, bug: null } : t));
+    // A test that failed for want of the export says so; one that failed on its own keeps its words.
+    const forWant = (t: TestOutcome) => failing(t) && missing.some((name) => new RegExp(`\\b${name}\\b.*\\bnot a (function|constructor)`).test(t.failure?.message ?? ""));
+    const tests = result.tests.map((t) => (forWant(t) ? { ...t, failure: { message: LEARNER_WORDS.missingExportRow }, bug: null } : t));
     return { ...result, tests, error: { kind: "import", message: LEARNER_WORDS.missingExports(missing) } };
   }
   if (!result.tests.some(isStubThrow)) return result;

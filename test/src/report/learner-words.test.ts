@@ -28,7 +28,7 @@ test("a missing export is said once, as the run's error, and no test row carries
   const tests = Array.from({ length: 8 }, (_, i) => failing(`test ${i} (split-results bug)`, "agent is not a function"));
   const text = describeRun(inLearnerWords(run(file, tests), exercise)).join("\n");
   expect(text.split(LEARNER_WORDS.missingExports(["agent"])).length - 1).toBe(1);
-  expect(LEARNER_WORDS.missingExports(["agent"])).toBe('Your file does not export "agent", which the hidden tests import by that name: every test fails until it does.');
+  expect(LEARNER_WORDS.missingExports(["agent"])).toBe('Your file does not export "agent", which the hidden tests import by that name: the tests that use it fail until it does.');
   expect(text).not.toContain("why it matters");
   expect(text).not.toContain("agent is not a function");
 });
