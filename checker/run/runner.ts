@@ -72,6 +72,10 @@ export interface Binding {
   timer: NodeJS.Timeout | null;
   /** How the worker running this file died, if it did before reporting the file finished. */
   died: { code: number | null; signal: NodeJS.Signals | null } | null;
+  /** Stops the worker running this file, once one has it. */
+  kill: (() => void) | null;
+  /** The caller stopped this run (stopRun): its worker is killed as soon as it has one. */
+  stopped: boolean;
 }
 
 /** Per-test timeout: hidden tests never wait on real time, so a test that takes 2 s is hung. */
@@ -110,6 +114,11 @@ export class Runner {
         for (const file of files) {
           const binding = bindings.get(file);
           if (!binding) continue;
+          binding.kill = kill;
+          if (binding.stopped) {
+            kill();
+            continue;
+          }
           binding.timer = setTimeout(() => {
             binding.timedOut = true;
             kill();
@@ -201,6 +210,8 @@ export class Runner {
         timedOut: false,
         timer: null,
         died: null,
+        kill: null,
+        stopped: false,
       };
     });
     const project = this.vitest.getRootProject();
@@ -253,6 +264,19 @@ export class Runner {
     }
     if (error) binding.listener?.({ type: "file-error", error });
     return summarise(binding.exercise.id, binding.implFile, tests, error, ms);
+  }
+
+  /**
+   * Stops the run in flight, its worker killed now (or the moment it gets one), while the
+   * runner stays usable: the next run starts on a fresh worker at once. For a save that
+   * supersedes a run, e.g. one stuck in a loop that would otherwise hold it to the time limit.
+   * The stopped run still resolves, with what it had.
+   */
+  stopRun(): void {
+    for (const binding of this.bindings.values()) {
+      binding.stopped = true;
+      binding.kill?.();
+    }
   }
 
   /**

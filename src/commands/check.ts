@@ -1,5 +1,6 @@
 import { Runner } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../cli/io.js";
+import { inLearnerWords } from "../report/learner-words.js";
 import { describeRun } from "../report/plain-run.js";
 import { exerciseOrFail, implFileOrFail, loadContext, type LabContext } from "./context.js";
 
@@ -19,10 +20,11 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
     if (opts.json) {
       writeLine(io.stdout, JSON.stringify(result, null, 2));
     } else {
+      const said = inLearnerWords(result, exercise);
       writeLine(io.stdout, `lab check ${exercise.number}: ${exercise.title}`);
       writeLine(io.stdout, `file: ${implFile}`);
       writeLine(io.stdout);
-      for (const line of describeRun(result)) writeLine(io.stdout, line);
+      for (const line of describeRun(said)) writeLine(io.stdout, line);
     }
     return result.status === "passed" ? 0 : 1;
   } finally {

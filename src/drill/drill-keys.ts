@@ -1,7 +1,8 @@
 import type { Key } from "ink";
 import type { ScreenState } from "../screen/screen-state.js";
 import { paneCommand } from "../screen/key-map.js";
-import { interviewDone, type DrillState, type PeekKind } from "./drill-state.js";
+import { drillPaneRows } from "./drill-lines-view.js";
+import { interviewDone, isTiming, type DrillState, type PeekKind } from "./drill-state.js";
 
 /** What a key press asks for during a drill; the controller carries it out. */
 export type DrillCommand =
@@ -11,6 +12,9 @@ export type DrillCommand =
   | { kind: "open"; what: PeekKind }
   | { kind: "confirm" }
   | { kind: "cancel" }
+  /** q while the clock runs: ask before giving the attempt up. */
+  | { kind: "ask-give-up" }
+  | { kind: "keep-going" }
   | { kind: "close-pane" }
   | { kind: "scroll"; by: number }
   | { kind: "type"; answer: string }
@@ -60,9 +64,10 @@ export function drillCommandForKey(input: string, key: Partial<Key>, drill: Dril
     if (input === "n") return { kind: "mark", right: false };
     return input === "q" ? { kind: "quit" } : null;
   }
+  if (drill.confirmGiveUp) return input === "y" ? { kind: "quit" } : { kind: "keep-going" };
   if (drill.confirm !== null) return input === "y" ? { kind: "confirm" } : { kind: "cancel" };
-  if (input === "q") return { kind: "quit" };
-  const inPane = screen.pane ? paneCommand(input, key, screen.pane.height) : null;
+  if (input === "q") return isTiming(drill) ? { kind: "ask-give-up" } : { kind: "quit" };
+  const inPane = screen.pane ? paneCommand(input, key, drillPaneRows({ screen, drill, interactive: true })) : null;
   if (inPane) return inPane;
   if (input === "r") return { kind: "rerun" };
   const what = OPEN_KEYS[input];

@@ -5,7 +5,8 @@ import type { Exercise } from "../../checker/run/exercises.js";
 import type { Io } from "../cli/io.js";
 import { useTicker } from "../screen/live-screen.js";
 import { mountScreen, onQuitSignals } from "../screen/mount.js";
-import { paneHeight } from "../screen/run-screen.js";
+import { paneKindOf } from "../screen/screen-state.js";
+import { followTerminalSize } from "../screen/terminal-size.js";
 import type { ScreenStore } from "../screen/screen-store.js";
 import { TIER_NAMES } from "../screen/tier-names.js";
 import type { WatchSession } from "../watch/watch-session.js";
@@ -13,6 +14,7 @@ import type { DrillTargets } from "./compare.js";
 import { drillCommandForKey, splitKeys, type DrillCommand } from "./drill-keys.js";
 import { isGreen, isLocked, isTiming, type PeekKind } from "./drill-state.js";
 import type { DrillStore } from "./drill-store.js";
+import { drillPaneRows } from "./drill-lines-view.js";
 import { DrillView } from "./drill-view.js";
 import type { DrillRecord } from "./history.js";
 import { DRILL_MESSAGES as M } from "./messages.js";
@@ -33,6 +35,8 @@ export interface DrillScreenOptions {
   targets: DrillTargets;
   /** How often the running clock redraws; 0 turns the ticking off (tests). */
   tickMs?: number;
+  /** Called the moment the attempt turns green and its lines are measured. */
+  onGreen?: () => void;
 }
 
 interface LiveProps extends Pick<DrillScreenOptions, "screen" | "drill" | "now" | "previous" | "targets"> {
@@ -91,8 +95,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       if (pane && !existsSync(pane.file)) return notice(M.noSolutionFile(pane.file));
       drill.dispatch({ type: "peeked", what });
       if (!pane) return screen.dispatch({ type: "hint-requested" });
-      const height = paneHeight((io.stdout as { rows?: number }).rows);
-      screen.dispatch({ type: "pane-opened", title: pane.title, text: readFileSync(pane.file, "utf8"), height });
+      screen.dispatch({ type: "pane-opened", title: pane.title, text: readFileSync(pane.file, "utf8"), kind: paneKindOf(pane.file) });
     };
 
     const onCommand = (command: DrillCommand) => {
@@ -109,10 +112,14 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
         }
         case "cancel":
           return drill.dispatch({ type: "peek-cancelled" });
+        case "ask-give-up":
+          return drill.dispatch({ type: "give-up-asked" });
+        case "keep-going":
+          return drill.dispatch({ type: "give-up-cancelled" });
         case "close-pane":
           return screen.dispatch({ type: "pane-closed" });
         case "scroll":
-          return screen.dispatch({ type: "pane-scrolled", by: command.by });
+          return screen.dispatch({ type: "pane-scrolled", by: command.by, height: drillPaneRows({ screen: screen.getState(), drill: drill.getState(), interactive: true }) });
         case "type":
           return drill.dispatch({ type: "answer-typed", answer: command.answer });
         case "submit":
@@ -135,9 +142,13 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       if (event.type === "run-finished") {
         const wasGreen = isGreen(drill.getState());
         drill.dispatch({ type: "run-finished", at: now(), passed: event.result.status === "passed" });
-        if (!wasGreen && isGreen(drill.getState())) drill.dispatch({ type: "measured", lines: measure() });
+        if (!wasGreen && isGreen(drill.getState())) {
+          drill.dispatch({ type: "measured", lines: measure() });
+          options.onGreen?.();
+        }
       }
     });
+    const stopFollowing = followTerminalSize(io.stdout, (size) => screen.dispatch({ type: "resized", size }));
     const instance = mountScreen(
       io,
       <LiveDrill screen={screen} drill={drill} now={now} previous={options.previous} targets={options.targets} onCommand={onCommand} tickMs={options.tickMs ?? 1000} />,
@@ -148,6 +159,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       if (finished) return;
       finished = true;
       stopListening();
+      stopFollowing();
       unsubscribe();
       // Draw the closing frame (finished runs only) before unmounting, so the report printed
       // after the screen is not preceded by a stale copy of the live part.

@@ -43,6 +43,8 @@ export interface DrillState {
   peeks: PeekKind[];
   /** A locked thing the learner asked for, waiting for y. */
   confirm: PeekKind | null;
+  /** q was pressed while the clock runs: giving up waits for y. */
+  confirmGiveUp: boolean;
   /** Lines of code of the green version, once measured. */
   lines: number | null;
   /** Asked after green, when the drill runs in interview mode. */
@@ -60,6 +62,8 @@ export type DrillAction =
   | { type: "measured"; lines: number }
   | { type: "peek-asked"; what: PeekKind }
   | { type: "peek-cancelled" }
+  | { type: "give-up-asked" }
+  | { type: "give-up-cancelled" }
   | { type: "peeked"; what: PeekKind }
   | { type: "answer-typed"; answer: string }
   | { type: "answer-submitted" }
@@ -89,6 +93,7 @@ export function initialDrillState(init: {
     peeked: init.peek ?? false,
     peeks: init.peek ? ["--peek"] : [],
     confirm: null,
+    confirmGiveUp: false,
     lines: null,
     interview: null,
     questions: init.questions && init.questions.length > 0 ? init.questions : null,
@@ -147,7 +152,7 @@ export function drillReducer(state: DrillState, action: DrillAction): DrillState
       const interview: InterviewState | null = state.questions
         ? { questions: state.questions, index: 0, answer: "", stage: "typing", marks: [] }
         : null;
-      return { ...state, stoppedAt: action.at, runTimed: false, confirm: null, interview };
+      return { ...state, stoppedAt: action.at, runTimed: false, confirm: null, confirmGiveUp: false, interview };
     }
     case "measured":
       return { ...state, lines: action.lines };
@@ -155,6 +160,10 @@ export function drillReducer(state: DrillState, action: DrillAction): DrillState
       return { ...state, confirm: action.what };
     case "peek-cancelled":
       return state.confirm === null ? state : { ...state, confirm: null };
+    case "give-up-asked":
+      return isTiming(state) ? { ...state, confirmGiveUp: true, confirm: null } : state;
+    case "give-up-cancelled":
+      return state.confirmGiveUp ? { ...state, confirmGiveUp: false } : state;
     case "peeked":
       if (isGreen(state)) return { ...state, confirm: null };
       return { ...state, confirm: null, peeked: true, peeks: [...state.peeks, action.what] };

@@ -92,15 +92,36 @@ export function readHistory(workspaceDir: string): History {
  * corrupt lines included, so nothing is silently dropped.
  */
 export function appendRecord(workspaceDir: string, record: DrillRecord): void {
-  const file = drillsFile(workspaceDir);
-  let before = "";
+  const before = historyText(workspaceDir);
+  const separator = before === "" || before.endsWith("\n") ? "" : "\n";
+  writeAtomically(drillsFile(workspaceDir), `${before}${separator}${JSON.stringify(record)}\n`);
+}
+
+function historyText(workspaceDir: string): string {
   try {
-    before = readFileSync(file, "utf8");
+    return readFileSync(drillsFile(workspaceDir), "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    return "";
   }
-  const separator = before === "" || before.endsWith("\n") ? "" : "\n";
-  writeAtomically(file, `${before}${separator}${JSON.stringify(record)}\n`);
+}
+
+const sameAttempt = (a: DrillRecord, b: DrillRecord) => a.exercise === b.exercise && a.attempt === b.attempt && a.file === b.file;
+
+/**
+ * Writes an attempt that may already be in the history (written at green, then again with
+ * its interview score): the line of the same exercise, attempt and file is replaced in
+ * place, atomically; without one, the record is appended.
+ */
+export function saveRecord(workspaceDir: string, record: DrillRecord): void {
+  const lines = historyText(workspaceDir).split("\n");
+  const at = lines.findLastIndex((line) => {
+    const parsed = parseDrillLine(line);
+    return parsed !== null && sameAttempt(recordOf(parsed), record);
+  });
+  if (at === -1) return appendRecord(workspaceDir, record);
+  lines[at] = JSON.stringify(record);
+  writeAtomically(drillsFile(workspaceDir), lines.join("\n"));
 }
 
 /** This exercise's attempts, oldest first. */

@@ -13,8 +13,10 @@ export const DRILL_MESSAGES = {
   title: (attempt: number, n: number, title: string) => `Drill ${attempt} · exercise ${n} · ${title}`,
   targets: (seconds: number, lines: number) => `target ${formatSeconds(seconds)} · ${lines} lines`,
   clockWaits: "The clock starts at your first save.",
+  linesRule: (lines: number) => `Target ${lines} lines: one for each line where a statement inside your functions starts (imports, types, signatures and braces are free).`,
   confirmPeek: (what: string) =>
     `${what} is locked during a drill: opening it marks this attempt as peeked. Press y to open it, any other key to go back.`,
+  confirmGiveUp: "Give up this attempt? It is recorded as abandoned, with the time so far.",
   peekedNote: (peeks: string[]) => `Peeked: ${peeks.join(", ")}. This attempt will not count as a personal best.`,
   noSolutionFile: (file: string) => `The solution file ${file} is missing from this copy of the lab.`,
   fileMissing: (file: string, n: number) => `Your drill file ${file} is gone: save it again, or quit and run lab drill ${n} for a fresh one.`,
@@ -25,7 +27,7 @@ export const DRILL_MESSAGES = {
     `Green in ${formatSeconds(seconds)} · ${plural(lines, "line")} · ${plural(runs, "run")} · ${peeked ? "peeked" : "no peeking"}`,
   gaveUp: (seconds: number, lines: number, runs: number, peeked: boolean) =>
     `Gave up after ${formatSeconds(seconds)} · ${plural(lines, "line")} · ${plural(runs, "run")} · ${peeked ? "peeked" : "no peeking"} · recorded as abandoned`,
-  linesCounted: "Lines count code only: no blank lines, comments, imports or type declarations.",
+  linesCounted: "Lines count where the statements inside your functions start: imports, types, top-level constants, signatures, braces and comments do not.",
   target: (time: string, lines: string) => `Target: ${time}; ${lines}.`,
   timeUnder: (target: number, spare: number) => `${formatSeconds(target)} met with ${formatSeconds(spare)} to spare`,
   timeOver: (target: number, over: number) => `${formatSeconds(target)} missed by ${formatSeconds(over)}`,
@@ -87,6 +89,7 @@ export const DRILL_KEYS = {
   quit: "q quit",
   pane: "↑↓ scroll · esc close · q quit",
   confirm: "y open it · any other key: back",
+  confirmGiveUp: "y give up · any other key: keep going",
   typing: "enter submit · ctrl-c quit",
   judging: "y right · n wrong · q quit",
 } as const;

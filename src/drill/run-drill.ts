@@ -19,7 +19,7 @@ import { drillLines } from "./drill-lines.js";
 import { drillScreen } from "./drill-screen.js";
 import { elapsedMs, initialDrillState, interviewScore, isGreen, type DrillState } from "./drill-state.js";
 import { createDrillStore } from "./drill-store.js";
-import { appendRecord, attemptsOf, HISTORY_MESSAGES, readHistory, type DrillRecord } from "./history.js";
+import { attemptsOf, HISTORY_MESSAGES, readHistory, saveRecord, type DrillRecord } from "./history.js";
 import { DRILL_MESSAGES as M } from "./messages.js";
 
 /** What the drill needs of a watch session; tests pass one they drive by hand. */
@@ -106,17 +106,37 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   const session = await startSession(file);
   const measure = () => measureFile(file);
   const version = () => readFileSafe(file);
+  const recordAt = (nowMs: number) => recordOf(drill.getState(), { nowMs, at: date(), lines: measure(), file: relative(workspaceDir, file) });
+  // What is already in the history for this attempt: written at green, or when the terminal closed.
+  let saved: DrillRecord | null = null;
+  const saveNow = (record: DrillRecord | null) => {
+    if (!record) return;
+    try {
+      saveRecord(workspaceDir, record);
+      saved = record;
+    } catch (err) {
+      screen.dispatch({ type: "notice", text: M.recordFailed((err as Error).message) });
+    }
+  };
+  // A closed window (SIGHUP) or a kill (SIGTERM) may not leave time to tear the screen down:
+  // the attempt is written first, synchronously, before the screen hears the signal.
+  const onSignal = () => saveNow(saved?.passed ? null : recordAt(now()));
+  const stopSignals = onSignals(["SIGHUP", "SIGTERM"], onSignal);
   let quitAt = 0;
   try {
-    await drillScreen({ io, exercise, session, screen, drill, now, measure, version, previous, targets, tickMs: options.tickMs });
+    const onGreen = () => saveNow(recordAt(now()));
+    await drillScreen({ io, exercise, session, screen, drill, now, measure, version, previous, targets, tickMs: options.tickMs, onGreen });
   } finally {
     quitAt = now();
+    stopSignals();
     // Quitting must not wait for learner code that may never end.
     if (session.running) writeLine(io.stdout, WATCH_MESSAGES.stopping);
     await session.close({ stopRun: true });
   }
 
-  const record = recordOf(drill.getState(), { nowMs: quitAt, at: date(), lines: measure(), file: relative(workspaceDir, file) });
+  const final = recordAt(quitAt);
+  // An attempt given up by a signal keeps the time it was written with; a green one gains its interview score.
+  const record: DrillRecord | null = saved !== null && !(saved as DrillRecord).passed ? saved : final;
   if (!record) {
     const untouched = readFileSafe(file) === given;
     if (untouched) rmSync(file, { force: true });
@@ -126,13 +146,21 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   const attemptResult: AttemptResult = { ...record, peeked: record.peeked ?? false, lines: record.lines ?? 0, runs: record.runs ?? 0, interview: record.interview ?? null };
   for (const line of resultLines(attemptResult, previous, targets)) writeLine(io.stdout, line);
   try {
-    appendRecord(workspaceDir, record);
+    if (JSON.stringify(record) !== JSON.stringify(saved)) saveRecord(workspaceDir, record);
     writeLine(io.stdout, M.recorded(drillsFile(workspaceDir)));
   } catch (err) {
     writeLine(io.stderr, M.recordFailed((err as Error).message));
     return 1;
   }
   return 0;
+}
+
+/** Calls `handler` on each of `signals`; returns the cleanup. */
+function onSignals(signals: NodeJS.Signals[], handler: () => void): () => void {
+  for (const signal of signals) process.on(signal, handler);
+  return () => {
+    for (const signal of signals) process.off(signal, handler);
+  };
 }
 
 function readFileSafe(file: string): string | null {

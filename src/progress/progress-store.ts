@@ -55,13 +55,14 @@ export class ProgressStore {
   }
 
   private load(): Progress {
-    let text: string;
+    let text: string | null;
     try {
       text = readFileSync(this.file, "utf8");
-    } catch {
-      return emptyProgress();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return emptyProgress();
+      text = null; // a folder in its place (EISDIR), or a file that cannot be read: corrupt too
     }
-    const progress = parseProgress(text);
+    const progress = text === null ? null : parseProgress(text);
     if (progress) return progress;
     const aside = `${this.file}.corrupt-${stamp(this.now())}`;
     try {

@@ -2,13 +2,21 @@ import type { FileError, RunResult, TestOutcome } from "../../checker/run/result
 
 const indent = (text: string, pad = "        ") => text.split("\n").map((line) => pad + line).join("\n");
 
-/** The closing line CI and people read: "X passed, Y failed". */
-export const closingLine = (result: Pick<RunResult, "passed" | "failed">) => `${result.passed} passed, ${result.failed} failed`;
+export const REPORT_MESSAGES = {
+  noTestRan: (kind: FileError["kind"]) => `No test ran: ${kind === "syntax" ? "your file has a syntax error" : "your file did not load"}.`,
+} as const;
 
+/** The closing line CI and people read: "X passed, Y failed", or why no test ran at all. */
+export const closingLine = (result: Pick<RunResult, "passed" | "failed" | "total" | "error">) =>
+  result.total === 0 && result.error ? REPORT_MESSAGES.noTestRan(result.error.kind) : `${result.passed} passed, ${result.failed} failed`;
+
+/** A file error as the screen shows it: the sentence, then the code line with a caret under the column. */
 export function describeFileError(error: FileError): string[] {
   const lines = [error.message];
   if (error.codeLine !== undefined && error.line !== undefined) {
-    lines.push(`    ${error.line} | ${error.codeLine.trim()}`);
+    const gutter = String(error.line);
+    lines.push(`  ${gutter} | ${error.codeLine}`);
+    if (error.column !== undefined) lines.push(`  ${" ".repeat(gutter.length)} | ${" ".repeat(Math.max(0, error.column - 1))}^`);
   }
   return lines;
 }

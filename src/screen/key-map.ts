@@ -1,4 +1,5 @@
 import type { Key } from "ink";
+import { paneRows } from "./screen-layout.js";
 import { allPassed, type ScreenState } from "./screen-state.js";
 
 /** What a key press asks for; the controller carries it out. */
@@ -25,7 +26,7 @@ export function paneCommand(input: string, key: Partial<Key>, height: number): {
 /** Maps a key to a command given the screen's state; null for keys that do nothing now. */
 export function commandForKey(input: string, key: Partial<Key>, state: ScreenState): ScreenCommand | null {
   if ((key.ctrl && input === "c") || input === "q") return { kind: "quit" };
-  const inPane = state.pane ? paneCommand(input, key, state.pane.height) : null;
+  const inPane = state.pane ? paneCommand(input, key, paneRows(state)) : null;
   if (inPane) return inPane;
   if (input === "h") return { kind: "hint" };
   if (input === "l") return { kind: "lesson" };

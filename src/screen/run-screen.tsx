@@ -7,13 +7,13 @@ import type { WatchSession } from "../watch/watch-session.js";
 import type { ScreenCommand } from "./key-map.js";
 import { LiveScreen } from "./live-screen.js";
 import { mountScreen, onQuitSignals } from "./mount.js";
+import { paneRows } from "./screen-layout.js";
+import { paneKindOf } from "./screen-state.js";
 import type { ScreenStore } from "./screen-store.js";
+import { followTerminalSize } from "./terminal-size.js";
 import { TIER_NAMES } from "./tier-names.js";
 
 export type ScreenExit = "quit" | "next";
-
-/** Rows the pane may take: what the terminal has left after the header, rows and keys. */
-export const paneHeight = (terminalRows: number | undefined) => Math.max(6, Math.min(24, (terminalRows ?? 40) - 22));
 
 export interface RunScreenOptions {
   io: Io;
@@ -29,10 +29,9 @@ export interface RunScreenOptions {
 export function runScreen({ io, exercise, session, store, progress, elapsed }: RunScreenOptions): Promise<ScreenExit> {
   return new Promise((resolveExit) => {
     let finished = false;
-    const height = () => paneHeight((io.stdout as { rows?: number }).rows);
     const togglePane = (title: string, file: string) => {
       if (store.getState().pane?.title === title) return store.dispatch({ type: "pane-closed" });
-      store.dispatch({ type: "pane-opened", title, text: readFileSync(file, "utf8"), height: height() });
+      store.dispatch({ type: "pane-opened", title, text: readFileSync(file, "utf8"), kind: paneKindOf(file) });
     };
     const onCommand = (command: ScreenCommand) => {
       switch (command.kind) {
@@ -54,7 +53,7 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
         case "close-pane":
           return store.dispatch({ type: "pane-closed" });
         case "scroll":
-          return store.dispatch({ type: "pane-scrolled", by: command.by });
+          return store.dispatch({ type: "pane-scrolled", by: command.by, height: paneRows(store.getState()) });
       }
     };
 
@@ -62,6 +61,7 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
       store.dispatch(event);
       if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
     });
+    const stopFollowing = followTerminalSize(io.stdout, (size) => store.dispatch({ type: "resized", size }));
     const instance = mountScreen(io, <LiveScreen store={store} onCommand={onCommand} elapsed={elapsed} />);
     const stopListening = onQuitSignals(() => finish("quit"));
 
@@ -69,6 +69,7 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
       if (finished) return;
       finished = true;
       stopListening();
+      stopFollowing();
       unsubscribe();
       instance.unmount();
       void instance.waitUntilExit().finally(() => resolveExit(exit));

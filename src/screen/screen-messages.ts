@@ -18,5 +18,9 @@ export const SCREEN_MESSAGES = {
   fileMissing: (file: string, n: number) => `Your file ${file} is gone: save it again, or run lab reset ${n} to start from the stub.`,
   watchError: (message: string) => `Watching your file failed (${message}); press r to rerun by hand.`,
   crash: (message: string) => `The test runner failed, not your code: ${message}.`,
+  stoppedForSave: "You saved during the run: it is stopped, and your new save runs now.",
+  rowState: { pending: "to run", running: "running", passed: "passed", failed: "failed", "not-run": "not run", skipped: "skipped" },
+  moreRows: (n: number) => `… and ${n} more`,
+  moreBelow: (n: number) => `… ${n} more lines: lab check shows them all`,
   paneFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page · esc close`,
 } as const;

@@ -1,6 +1,7 @@
 /** The live screen's whole state, and the pure reducer that every event and key goes through. */
 import type { FileError, RunResult, TestOutcome, TestState } from "../../checker/run/result.js";
 import type { SessionEvent } from "../watch/watch-session.js";
+import { wrapCode, wrapMarkdown } from "./wrap.js";
 
 export type RowState = "pending" | "running" | TestState;
 
@@ -10,13 +11,36 @@ export interface Row {
   ms?: number;
 }
 
-/** A scrollable text pane: a reference tier or the lesson. */
+/** How a pane's text is fitted to its width: markdown reflows as prose, code breaks with a marker. */
+export type PaneKind = "markdown" | "code";
+
+/** A scrollable text pane: a reference tier or the lesson, its lines fitted to `width`. */
 export interface Pane {
   title: string;
+  kind: PaneKind;
+  text: string;
+  width: number;
   lines: string[];
   offset: number;
-  height: number;
 }
+
+/** The terminal's size in characters. */
+export interface ScreenSize {
+  columns: number;
+  rows: number;
+}
+
+/** What a screen assumes before the terminal says otherwise: the smallest it is made for. */
+export const DEFAULT_SIZE: ScreenSize = { columns: 80, rows: 24 };
+
+/** Characters of text a pane's line holds inside its border and padding. */
+export const paneWidth = (columns: number) => Math.max(10, columns - 4);
+
+const fitPane = (kind: PaneKind, text: string, width: number) =>
+  kind === "code" ? wrapCode(text, width) : wrapMarkdown(text, width);
+
+/** The pane's kind from its file's name. */
+export const paneKindOf = (file: string): PaneKind => (/\.(md|markdown|txt)$/i.test(file) ? "markdown" : "code");
 
 /** One finished run, written once above the live part of the screen. */
 export interface HistoryEntry {
@@ -49,6 +73,9 @@ export interface ScreenState {
   /** h was pressed after the last hint. */
   hintsOver: boolean;
   pane: Pane | null;
+  size: ScreenSize;
+  /** A save arrived while a run was still going: that run is being stopped for the new one. */
+  stopping: boolean;
   notices: string[];
   watcherSilent: boolean;
   fileMissing: boolean;
@@ -60,8 +87,10 @@ export interface ScreenState {
 export type ScreenAction =
   | SessionEvent
   | { type: "hint-requested" }
-  | { type: "pane-opened"; title: string; text: string; height: number }
-  | { type: "pane-scrolled"; by: number }
+  | { type: "pane-opened"; title: string; text: string; kind: PaneKind }
+  /** `height` is how many of the pane's lines the screen shows now. */
+  | { type: "pane-scrolled"; by: number; height: number }
+  | { type: "resized"; size: ScreenSize }
   | { type: "pane-closed" }
   | { type: "notice"; text: string };
 
@@ -71,6 +100,7 @@ export function initialScreenState(init: {
   next?: ScreenState["next"];
   hintsShown?: number;
   notices?: string[];
+  size?: ScreenSize;
 }): ScreenState {
   return {
     exercise: init.exercise,
@@ -86,6 +116,8 @@ export function initialScreenState(init: {
     hintsShown: Math.min(init.hintsShown ?? 0, init.exercise.hints.length),
     hintsOver: false,
     pane: null,
+    size: init.size ?? DEFAULT_SIZE,
+    stopping: false,
     notices: init.notices ?? [],
     watcherSilent: false,
     fileMissing: false,
@@ -102,6 +134,9 @@ function upsertRow(rows: Row[], row: Row): Row[] {
   return rows.map((r, i) => (i === at ? row : r));
 }
 
+/** The history's words for a run a newer save stopped. */
+export const STOPPED_FOR_SAVE = "stopped for your new save";
+
 /** What one finished run amounted to, in a few words. */
 export function runSummary(result: RunResult): string {
   if (result.error?.kind === "timeout") return "stopped: it ran past the time limit";
@@ -110,7 +145,7 @@ export function runSummary(result: RunResult): string {
   return `${result.passed} of ${result.total} passed`;
 }
 
-const clampOffset = (pane: Pane, offset: number) => Math.max(0, Math.min(offset, pane.lines.length - pane.height));
+const clampOffset = (pane: Pane, offset: number, height: number) => Math.max(0, Math.min(offset, pane.lines.length - height));
 
 export function screenReducer(state: ScreenState, action: ScreenAction): ScreenState {
   switch (action.type) {
@@ -120,6 +155,7 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
         phase: "running",
         runs: state.runs + 1,
         queued: false,
+        stopping: false,
         runError: null,
         fileMissing: false,
         crash: null,
@@ -149,16 +185,39 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return { ...state, watchError: action.message };
     case "run-crashed":
       return { ...state, phase: "idle", crash: action.message };
+    case "run-stopping":
+      return state.phase === "running" ? { ...state, stopping: true } : state;
+    case "run-stopped": {
+      const entry = { id: state.runs, text: `run ${state.runs} · ${STOPPED_FOR_SAVE}` };
+      return { ...state, phase: "idle", stopping: false, runError: null, history: [...state.history, entry] };
+    }
     case "hint-requested":
       return state.hintsShown >= state.exercise.hints.length
         ? { ...state, hintsOver: true }
         : { ...state, hintsShown: state.hintsShown + 1 };
     case "pane-opened": {
-      const pane: Pane = { title: action.title, lines: action.text.replace(/\s+$/, "").split("\n"), offset: 0, height: Math.max(1, action.height) };
+      const text = action.text.replace(/\s+$/, "");
+      const width = paneWidth(state.size.columns);
+      const pane: Pane = { title: action.title, kind: action.kind, text, width, lines: fitPane(action.kind, text, width), offset: 0 };
       return { ...state, pane };
     }
-    case "pane-scrolled":
-      return state.pane ? { ...state, pane: { ...state.pane, offset: clampOffset(state.pane, state.pane.offset + action.by) } } : state;
+    case "pane-scrolled": {
+      const pane = state.pane;
+      if (!pane) return state;
+      const height = Math.max(1, action.height);
+      return { ...state, pane: { ...pane, offset: clampOffset(pane, clampOffset(pane, pane.offset, height) + action.by, height) } };
+    }
+    case "resized": {
+      const size = { columns: Math.max(20, action.size.columns), rows: Math.max(10, action.size.rows) };
+      if (size.columns === state.size.columns && size.rows === state.size.rows) return state;
+      const pane = state.pane;
+      const width = paneWidth(size.columns);
+      if (!pane || pane.width === width) return { ...state, size, pane };
+      // Keep the line at the top of the pane in view: the same share of the text from the top.
+      const lines = fitPane(pane.kind, pane.text, width);
+      const offset = Math.round((pane.offset / Math.max(1, pane.lines.length)) * lines.length);
+      return { ...state, size, pane: { ...pane, width, lines, offset } };
+    }
     case "pane-closed":
       return state.pane ? { ...state, pane: null } : state;
     case "notice":

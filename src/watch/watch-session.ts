@@ -8,6 +8,7 @@ import type { RunEvent, RunListener, RunResult } from "../../checker/run/result.
 import type { RunRequest } from "../../checker/run/runner.js";
 import type { Exercise } from "../../checker/run/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
+import { inLearnerWords } from "../report/learner-words.js";
 import { RunScheduler } from "./run-scheduler.js";
 import { SilenceCheck, statFile, type FileStamp, type StatFile } from "./silence-check.js";
 import { abortUntilSettled } from "./stop-runs.js";
@@ -33,7 +34,11 @@ export type SessionEvent =
   /** The watcher itself failed; saves may go unnoticed. */
   | { type: "watch-error"; message: string }
   /** The runner itself failed (not the learner's code). */
-  | { type: "run-crashed"; message: string };
+  | { type: "run-crashed"; message: string }
+  /** A save arrived while a run was going: that run is being stopped so the new save runs now. */
+  | { type: "run-stopping" }
+  /** The run stopped for a newer save has ended; its results are dropped, the new run follows. */
+  | { type: "run-stopped" };
 
 export type SessionListener = (event: SessionEvent) => void;
 
@@ -41,6 +46,8 @@ export interface RunnerLike {
   run(request: RunRequest, listener?: RunListener): Promise<RunResult>;
   /** Kills every worker now, the one running included; only for shutting down. */
   abort?(): void;
+  /** Stops the run in flight and stays usable, so the next run starts at once. */
+  stopRun?(): void;
 }
 
 export interface SessionOptions {
@@ -61,6 +68,8 @@ export class WatchSession {
   private watcher: FileWatch | null = null;
   /** The file as the latest run (or the one in flight) started from: its bytes and its stamp. */
   private lastRead: { bytes: Buffer; stamp: FileStamp } | null = null;
+  /** The run in flight; `superseded` once a newer save stopped it. */
+  private current: { superseded: boolean } | null = null;
 
   private constructor(private readonly options: SessionOptions) {
     const timers = options.timers ?? realTimers;
@@ -77,8 +86,15 @@ export class WatchSession {
     const watchFile = options.watchFile ?? chokidarWatch;
     session.watcher = await watchFile(options.file, { poll: options.poll }, {
       onSave: () => session.saved(),
-      onMissing: () => session.emit({ type: "file-missing", file: options.file }),
-      onError: (error) => session.emit({ type: "watch-error", message: error.message }),
+      // Every event the watcher reports proves it is not silent, a deletion included.
+      onMissing: () => {
+        session.silence?.noticed();
+        session.emit({ type: "file-missing", file: options.file });
+      },
+      onError: (error) => {
+        session.silence?.noticed();
+        session.emit({ type: "watch-error", message: error.message });
+      },
     });
     session.silence?.start();
     return session;
@@ -118,7 +134,21 @@ export class WatchSession {
     this.silence?.noticed();
     if (this.alreadyRun()) return;
     this.emit({ type: "save-seen" });
+    this.supersede();
     this.scheduler.saved();
+  }
+
+  /**
+   * A new save makes the run in flight worthless: its code is not the file's any more. It is
+   * stopped at once (a loop that never ends would otherwise hold the screen to the time limit)
+   * and the new save runs next.
+   */
+  private supersede(): void {
+    const run = this.current;
+    if (!run || run.superseded || !this.options.runner.stopRun) return;
+    run.superseded = true;
+    this.emit({ type: "run-stopping" });
+    this.options.runner.stopRun();
   }
 
   /**
@@ -149,14 +179,25 @@ export class WatchSession {
     const stamp = (this.options.stat ?? statFile)(file);
     const before = readIfThere(file);
     this.lastRead = before && stamp ? { bytes: before, stamp } : null;
+    const run = { superseded: false };
+    this.current = run;
     try {
-      await runner.run({ exercise, implFile: file }, (event) => this.emit(event));
+      await runner.run({ exercise, implFile: file }, (event) => {
+        if (run.superseded) return;
+        this.emit(event.type === "run-finished" ? { ...event, result: inLearnerWords(event.result, exercise) } : event);
+      });
+      // The save that stopped it has its own run coming (the scheduler has it).
+      if (run.superseded) return this.emit({ type: "run-stopped" });
       // The watcher drops a change that follows another within 50 ms; comparing what the file
       // holds now with what the run started from is what guarantees no save goes unrun.
       if (!sameBytes(before, readIfThere(file))) this.scheduler.trigger();
     } catch (err) {
+      // The save that stopped it has its own run coming (the scheduler has it).
+      if (run.superseded) return this.emit({ type: "run-stopped" });
       const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
       this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });
+    } finally {
+      if (this.current === run) this.current = null;
     }
   }
 

@@ -135,3 +135,15 @@ test("lab drill 1 --interview: a locked reference asks first and marks the peek;
     expect.objectContaining({ exercise: 1, passed: true, peeked: true, peeks: ["tier 1"], runs: 2, interview: { right: 2, asked: 3 } }),
   ]);
 }, 90_000);
+
+test("green, then the terminal window closes (SIGHUP): the green attempt is already in the history", async () => {
+  await startDrill();
+  writeFileSync(drillFile, solution);
+  await tmux.until((s) => s.includes("✔ Green in "), "the green result", 30_000);
+  // The line is written the moment the run turns green, before any key.
+  expect(historyLines()).toEqual([expect.objectContaining({ exercise: 1, passed: true, abandoned: false, lines: drillLines(solution) })]);
+  tmux.kill(); // closing the window: the terminal hangs up on lab
+  const deadline = Date.now() + 10_000;
+  while ([...seen].some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(historyLines()).toEqual([expect.objectContaining({ exercise: 1, passed: true, abandoned: false })]);
+}, 90_000);

@@ -8,7 +8,7 @@ import { Tmux } from "./tmux.js";
 const root = resolve(import.meta.dirname, "../..");
 const solution = readFileSync(join(root, "test/fixtures/lab/solutions/01-adder.ts"), "utf8");
 // Step one: add() is done, echoSum() still throws, so some rows stay red.
-const halfway = solution.replace(/(export async function echoSum[^{]*\{)[\s\S]*$/, '$1\n  throw new Error("not yet");\n}\n');
+const halfway = solution.replace(/(export async function echoSum[^{]*\{)[\s\S]*?\n\}\n/, '$1\n  throw new Error("not yet");\n}\n');
 const hangsInATest = solution.replace(/return a \+ b;/, "while (true) {}");
 const hangsOnLoad = `while (true) {}\n${solution}`;
 
@@ -70,7 +70,7 @@ test("lab start 1 in a real terminal: red, then green on save; q restores the te
   expect(green).toMatch(/Run 3: all \d+ passed/);
   expect(green).not.toContain("✘");
   expect(green).toContain("Compare with the reference solution: lab solution 1");
-  expect(green).toContain("run 2 · 1 of 3 passed");
+  expect(green).toContain("run 2 · 2 of 3 passed");
 
   tmux.keys("q");
   await expectCleanExit(ours);
@@ -90,4 +90,18 @@ test.each([
   await tmux.until((s) => s.includes("Stopping the run in progress…"), "lab saying it stops the run");
   await expectCleanExit(ours, 10_000);
   expect(Date.now() - pressed).toBeLessThan(10_000);
+}, 60_000);
+
+test("a save during a run that never ends stops it at once: the fix is judged long before the 30 s limit", async () => {
+  const ours = await startLab();
+  writeFileSync(file, hangsInATest);
+  await tmux.until((s) => s.includes("Run 2:") === false && s.includes("Running the hidden tests…"), "the hanging run starting");
+  await new Promise((r) => setTimeout(r, 1_000)); // it really hangs
+  const fixed = Date.now();
+  writeFileSync(file, solution);
+  const green = await tmux.until((s) => /Run \d+: all \d+ passed/.test(s), "the fix's verdict", 15_000);
+  expect(Date.now() - fixed).toBeLessThan(10_000);
+  expect(green).toContain("run 2 · stopped for your new save");
+  tmux.keys("q");
+  await expectCleanExit(ours);
 }, 60_000);

@@ -18,6 +18,11 @@ export class Tmux {
     return this.tmux("capture-pane", "-p", "-J", "-t", this.session);
   }
 
+  /** Makes the terminal this size, as a user dragging the window's corner would. */
+  resize(size: { columns: number; rows: number }): void {
+    this.tmux("resize-window", "-t", this.session, "-x", String(size.columns), "-y", String(size.rows));
+  }
+
   keys(...keys: string[]): void {
     this.tmux("send-keys", "-t", this.session, ...keys);
   }

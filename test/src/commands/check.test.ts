@@ -37,14 +37,18 @@ describe("lab check on the fixture exercise", () => {
     expect(await checkCommand("1", { file: join(fixture, "exercises/01-adder/stub.ts") }, io, paths)).toBe(1);
     expect(io.out().split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(3);
     expect(io.out().trimEnd().split("\n").at(-1)).toBe("0 passed, 3 failed");
+    // In the learner's words: nothing written yet, so no bug of theirs to explain.
+    expect(io.out().split('Not started yet: this still throws the stub\'s "not implemented". Replace the throw with your code.').length - 1).toBe(3);
+    expect(io.out()).not.toContain("why it matters");
   });
 
-  test("a syntax error: exit 1 and file:line:col in one sentence", async () => {
+  test("a syntax error: exit 1, file:line:col, the line and a caret under the column as the screen shows them, and no '0 passed, 0 failed'", async () => {
     const { cwd, file } = project();
     writeFileSync(file, "export function add(a: number, b: number) {\n  return a + ;\n}\n");
     const io = captureIo(cwd);
     expect(await checkCommand("1", {}, io, paths)).toBe(1);
-    expect(io.out()).toContain(`Syntax error in ${file}:2:14: Unexpected token\n    2 | return a + ;\n`);
+    expect(io.out()).toContain(`Syntax error in ${file}:2:14: Unexpected token\n  2 |   return a + ;\n    |              ^\n`);
+    expect(io.out().trimEnd().split("\n").at(-1)).toBe("No test ran: your file has a syntax error.");
   });
 
   test("while (true) {}: exit 1 within the configured limit, saying it did not finish", async () => {

@@ -38,6 +38,15 @@ test("a corrupt progress file is one sentence on stderr, and the hint still come
   expect(err(io)).toMatch(/progress\.json could not be read, so it was moved to .*progress\.json\.corrupt-.* and your progress starts fresh\.\n$/);
 });
 
+test("progress.json that is a folder: the same sentence as a corrupt file, and the hint still comes (no EISDIR)", async () => {
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(dir.labFile("progress.json"), { recursive: true });
+  const io = dir.io();
+  expect(await hintCommand("1", io, FIXTURE_PATHS)).toBe(0);
+  expect(out(io)).toContain("Hint 1 of 2");
+  expect(err(io)).toMatch(/progress\.json could not be read, so it was moved to .*progress\.json\.corrupt-.* and your progress starts fresh\.\n$/);
+});
+
 test.runIf(canMakeReadOnly())("in a read-only workspace the hint still comes, with one sentence on stderr", async () => {
   const { mkdirSync } = await import("node:fs");
   mkdirSync(dir.workspace);

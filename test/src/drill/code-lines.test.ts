@@ -57,8 +57,8 @@ describe("countCodeLines: non-blank, non-comment lines", () => {
   });
 });
 
-describe("drillLines: the code a drill is measured by", () => {
-  test("imports, interfaces and type aliases do not count; functions, signatures included, do", () => {
+describe("drillLines: the statements a drill is measured by", () => {
+  test("imports, types, top-level constants, signatures, braces and comments do not count; each line where a statement starts does", () => {
     const source = [
       'import Anthropic from "@anthropic-ai/sdk";',
       'import type { Tool } from "@anthropic-ai/sdk/resources";',
@@ -67,27 +67,37 @@ describe("drillLines: the code a drill is measured by", () => {
       "interface Options {",
       "  maxSteps?: number; // cap",
       "}",
+      "const LIMIT = 3;",
       "",
       "/** The loop. */",
       "export async function agent(",
       "  client: Anthropic,",
       "  tools: Tool[],",
       "): Promise<string> {",
-      "  return String(client) + tools.length; // 1 line",
+      "  const sent = await client.messages.create({ // 1",
+      "    model: 'm',",
+      "    tools,",
+      "  });",
+      "  for (let i = 0; i < LIMIT; i++) { // 2",
+      "    if (i === 2) return String(sent); // 3 (the if and its return share a line)",
+      "  }",
+      "  return tools.map((t) => {",
+      "    return t.name; // 5: a statement in a function inside the function",
+      "  }).join(); // 4 starts on the line above",
       "}",
-      "export const limit = 3;",
+      "export const twice = (n: number) => n * 2; // 6: a top-level arrow's expression body",
     ].join("\n");
-    expect(countCodeLines(source)).toBe(13);
-    expect(drillLines(source)).toBe(7);
+    expect(drillLines(source)).toBe(6);
   });
 
-  test("the reference solution of exercise 1: its 55 code lines less the import and 7 lines of types", () => {
+  test("the reference solution of exercise 1: 20 lines where statements start, from 55 lines of code", () => {
     const solution = readFileSync(join(root, "solutions/01-tool-loop.ts"), "utf8");
     expect(countCodeLines(solution)).toBe(55);
-    expect(drillLines(solution)).toBe(47);
+    expect(drillLines(solution)).toBe(20);
   });
 
-  test("a file that does not parse is measured as plain code lines, comments still left out", () => {
-    expect(drillLines('import x from "y";\n// note\nexport function f( {\n  return 1\n')).toBe(3);
+  test("a file that does not parse is measured as far as it parses, and never throws", () => {
+    expect(() => drillLines('import x from "y";\n// note\nexport function f( {\n  return 1\n')).not.toThrow();
+    expect(drillLines("export function f() {\n  const a = 1;\n  return a +\n")).toBeLessThanOrEqual(2);
   });
 });

@@ -19,7 +19,7 @@ const gaveUp = (seconds: number): DrillRecord => ({ exercise: 1, seconds, passed
 test("the first green drill: time, lines, runs; under both targets; the personal best by definition", () => {
   expect(resultLines(attempt(), [], targets)).toEqual([
     "Green in 4:05 · 23 lines · 6 runs · no peeking",
-    "Lines count code only: no blank lines, comments, imports or type declarations.",
+    "Lines count where the statements inside your functions start: imports, types, top-level constants, signatures, braces and comments do not.",
     "Target: 10:00 met with 5:55 to spare; 25 lines met with 2 lines to spare.",
     "Your first green drill of exercise 1 without peeking: it is your personal best.",
   ]);
@@ -29,7 +29,7 @@ test("over both targets, slower than the best, and compared with the last five",
   const previous = [green(100), green(500), gaveUp(90), green(320, true), green(400), green(700), gaveUp(30)];
   expect(resultLines(attempt({ seconds: 605, lines: 31, runs: 1 }), previous, targets)).toEqual([
     "Green in 10:05 · 31 lines · 1 run · no peeking",
-    "Lines count code only: no blank lines, comments, imports or type declarations.",
+    "Lines count where the statements inside your functions start: imports, types, top-level constants, signatures, braces and comments do not.",
     "Target: 10:00 missed by 0:05; 25 lines exceeded by 6 lines.",
     "Personal best 1:40: this one was 8:25 slower.",
     "Last 5: gave up at 1:30 · 5:20 (peeked) · 6:40 · 11:40 · gave up at 0:30 — 2:12 slower than their green average, 7:53.",

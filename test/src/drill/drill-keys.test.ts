@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { drillPaneRows } from "../../../src/drill/drill-lines-view.js";
 import { drillCommandForKey, splitKeys } from "../../../src/drill/drill-keys.js";
 import { drillReducer, initialDrillState, type DrillAction } from "../../../src/drill/drill-state.js";
 import { screenReducer } from "../../../src/screen/screen-state.js";
@@ -28,10 +29,10 @@ test("while a confirmation waits, y confirms and any other key goes back, q incl
 });
 
 test("with a pane open, arrows scroll and escape closes it", () => {
-  const withPane = screenReducer(screen, { type: "pane-opened", title: "Lesson", text: "a\nb", height: 6 });
+  const withPane = screenReducer(screen, { type: "pane-opened", title: "Lesson", text: "a\nb", kind: "markdown" });
   expect(drillCommandForKey("", { escape: true }, drill(), withPane)).toEqual({ kind: "close-pane" });
   expect(drillCommandForKey("j", {}, drill(), withPane)).toEqual({ kind: "scroll", by: 1 });
-  expect(drillCommandForKey(" ", {}, drill(), withPane)).toEqual({ kind: "scroll", by: 6 });
+  expect(drillCommandForKey(" ", {}, drill(), withPane)).toEqual({ kind: "scroll", by: drillPaneRows({ screen: withPane, drill: drill(), interactive: true }) });
 });
 
 test("typing an answer: every printable key is text, q and y included; backspace and enter act", () => {

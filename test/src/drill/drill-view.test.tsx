@@ -1,5 +1,6 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
+import { bigText } from "../../../src/drill/big-clock.js";
 import { drillReducer, initialDrillState, type DrillAction } from "../../../src/drill/drill-state.js";
 import { DrillView } from "../../../src/drill/drill-view.js";
 import { screenReducer, type ScreenAction } from "../../../src/screen/screen-state.js";
@@ -19,8 +20,10 @@ test("before the first save: the clock at zero, waiting; the first failure expla
   const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!), failed(NAMES[1]!)]) });
   expect(frame(screen, drillAfter(), 90_000)).toMatchInlineSnapshot(`
     "run 1 · 0 of 2 passed · 84 ms
-    Drill 2 · exercise 1 · The tool-calling loop                                 target 10:00 · 25 lines
+    Drill 2 · exercise 1 · The tool-calling loop             target 10:00 · 25 lines
     /ws/drills/01-tool-loop.2.ts
+    Target 25 lines: one for each line where a statement inside your functions
+    starts (imports, types, signatures and braces are free).
 
       █▀█ ▄ █▀█ █▀█
       █ █ ▄ █ █ █ █
@@ -50,7 +53,7 @@ test("timing: the clock runs from the first save; green stops it and shows how t
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
     "run 1 · all 2 passed · 84 ms
-    Drill 2 · exercise 1 · The tool-calling loop                                 target 10:00 · 25 lines
+    Drill 2 · exercise 1 · The tool-calling loop             target 10:00 · 25 lines
     /ws/drills/01-tool-loop.2.ts
 
       █ █ ▄ █▀█ █▀█
@@ -63,13 +66,22 @@ test("timing: the clock runs from the first save; green stops it and shows how t
       ✔ asks the model to echo the sum (no-echo bug) 3 ms
 
     ✔ Green in 4:00 · 23 lines · 1 run · no peeking
-      Lines count code only: no blank lines, comments, imports or type declarations.
+      Lines count where the statements inside your functions start: imports, types,
+      top-level constants, signatures, braces and comments do not.
       Target: 10:00 met with 6:00 to spare; 25 lines met with 2 lines to spare.
       Personal best 3:20: this one was 0:40 slower.
       Last 1: 3:20 — 0:40 slower than their green average, 3:20.
 
     h hint · l lesson · 1 3 reference · s solution · r rerun · q quit"
   `);
+});
+
+test("the stopped clock shows the second the summary reports (80.6 s is 1:21 in both)", () => {
+  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050, version: "solved" }, { type: "run-finished", at: 90_600, passed: true }, { type: "measured", lines: 8 });
+  const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
+  const shown = frame(screen, green, 999_999);
+  expect(shown).toContain("Green in 1:21");
+  expect(shown).toContain(bigText("1:21").map((row) => `  ${row}`).join("\n"));
 });
 
 test("closing: only the finished runs stay, for the report printed after", () => {

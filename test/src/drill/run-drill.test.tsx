@@ -86,15 +86,17 @@ test("the clock starts at the first save, not at launch, and stops at the first 
   writeFileSync(d.file(), solution);
   d.clock.ms = 125_400;
   d.runs(green);
-  await d.shows("Green in 1:20 · 20 lines · 2 runs · no peeking");
+  await d.shows("Green in 1:20 · 8 lines · 2 runs · no peeking");
+  // Written the moment it turned green: a terminal closed now loses nothing.
+  expect(d.lines()).toEqual([expect.objectContaining({ exercise: 1, seconds: 80.4, passed: true, lines: 8, runs: 2 })]);
   d.clock.ms = 500_000; // the screen stays up; the clock stays stopped
   d.io.stdin.write("q");
   expect(await d.exit).toBe(0);
   expect(d.closedWith()).toEqual({ stopRun: true });
   expect(d.lines()).toEqual([
-    { exercise: 1, seconds: 80.4, passed: true, abandoned: false, peeked: false, lines: 20, runs: 2, attempt: 1, at: AT.toISOString(), file: "drills/01-adder.1.ts" },
+    { exercise: 1, seconds: 80.4, passed: true, abandoned: false, peeked: false, lines: 8, runs: 2, attempt: 1, at: AT.toISOString(), file: "drills/01-adder.1.ts" },
   ]);
-  expect(d.out()).toContain("Green in 1:20 · 20 lines · 2 runs · no peeking\n");
+  expect(d.out()).toContain("Green in 1:20 · 8 lines · 2 runs · no peeking\n");
   expect(d.out()).toContain(`Recorded in ${drillsFile(workspace)}.\n`);
 });
 
@@ -107,7 +109,15 @@ test("quitting before green records an abandoned attempt with its elapsed time",
   d.runs(red);
   await d.shows("q give up (recorded)");
   d.clock.ms = 70_500;
+  d.io.stdin.write("q"); // one q asks first
+  await d.shows("Give up this attempt? It is recorded as abandoned, with the time so far.");
+  await d.shows("y give up · any other key: keep going");
+  d.io.stdin.write("n");
+  await d.shows("q give up (recorded)");
+  expect(d.io.stdout.lastFrame()).not.toContain("Give up this attempt?");
   d.io.stdin.write("q");
+  await d.shows("y give up · any other key: keep going");
+  d.io.stdin.write("y");
   expect(await d.exit).toBe(0);
   expect(d.lines()).toEqual([
     expect.objectContaining({ exercise: 1, seconds: 60.5, passed: false, abandoned: true, peeked: false, runs: 1, attempt: 1 }),
@@ -137,7 +147,7 @@ test("peeking is recorded: a locked hint asks first, y opens it and marks the at
   d.clock.ms = 30_000;
   writeFileSync(d.file(), solution);
   d.runs(green);
-  await d.shows("Green in 0:30 · 20 lines · 1 run · peeked");
+  await d.shows("Green in 0:30 · 8 lines · 1 run · peeked");
   d.io.stdin.write("q");
   await d.exit;
   expect(d.lines()).toEqual([expect.objectContaining({ passed: true, peeked: true, peeks: ["tier 1", "hint"], seconds: 30 })]);
@@ -150,6 +160,8 @@ test("--peek: everything opens without asking, and the attempt is peeked from th
   await d.shows("Solution: A fixture exercise");
   d.emit({ type: "save-seen" });
   d.io.stdin.write("q");
+  await d.shows("y give up · any other key: keep going");
+  d.io.stdin.write("y");
   await d.exit;
   expect(d.out()).toContain("--peek: the lesson, hints, references and solution are open, and this attempt is marked as peeked.");
   expect(d.lines()).toEqual([expect.objectContaining({ passed: false, peeked: true, peeks: ["--peek", "solution"] })]);
@@ -226,9 +238,27 @@ test("without raw mode there are no keys and no raw-mode error; a signal still e
   d.emit({ type: "save-seen" });
   d.clock.ms = 3_000;
   process.emit("SIGHUP");
+  // Written while the signal is handled, before the screen is torn down.
+  expect(d.lines()).toEqual([expect.objectContaining({ passed: false, abandoned: true, seconds: 3 })]);
+  d.clock.ms = 9_000;
   expect(await d.exit).toBe(0);
   expect(process.listenerCount("SIGHUP")).toBe(before);
   expect(d.lines()).toEqual([expect.objectContaining({ passed: false, abandoned: true, seconds: 3 })]);
+});
+
+test("green, then SIGTERM: the green line was written at green and is the only one", async () => {
+  const d = setUp();
+  await d.shows("q quit");
+  d.clock.ms = 1_000;
+  writeFileSync(d.file(), solution);
+  d.emit({ type: "save-seen" });
+  d.clock.ms = 31_000;
+  d.runs(green);
+  await d.shows("Green in 0:30");
+  d.clock.ms = 99_000;
+  process.emit("SIGTERM");
+  expect(await d.exit).toBe(0);
+  expect(d.lines()).toEqual([expect.objectContaining({ passed: true, abandoned: false, seconds: 30, lines: 8 })]);
 });
 
 test("a save the watcher reports only after its run began still starts the clock, at that run; running the same code again is not another try", async () => {
@@ -245,7 +275,7 @@ test("a save the watcher reports only after its run began still starts the clock
   writeFileSync(d.file(), solution);
   d.emit({ type: "save-seen" });
   d.runs(green);
-  await d.shows("Green in 0:13 · 20 lines · 2 runs · no peeking");
+  await d.shows("Green in 0:13 · 8 lines · 2 runs · no peeking");
   d.io.stdin.write("q");
   await d.exit;
   expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 13, runs: 2 })]);

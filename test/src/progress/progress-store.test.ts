@@ -49,6 +49,19 @@ test.each([
   expect(JSON.parse(readFileSync(file, "utf8")).exercises["01-adder"].hintsShown).toBe(1);
 });
 
+test("progress.json that is a folder gets the same recovery as a corrupt file: moved aside, one sentence, progress rebuilt", () => {
+  const file = join(workspace, ".lab", "progress.json");
+  mkdirSync(file, { recursive: true });
+  writeFileSync(join(file, "inside.txt"), "kept");
+  const progress = store();
+  expect(progress.read()).toEqual({ version: 1, exercises: {} });
+  const aside = `${file}.corrupt-2026-03-01T10-22-05-123Z`;
+  expect(warnings).toEqual([PROGRESS_MESSAGES.corrupt(file, aside)]);
+  expect(readFileSync(join(aside, "inside.txt"), "utf8")).toBe("kept");
+  progress.update("01-adder", (r) => void (r.hintsShown = 1));
+  expect(JSON.parse(readFileSync(file, "utf8")).exercises["01-adder"].hintsShown).toBe(1);
+});
+
 const readOnly = canMakeReadOnly();
 
 test.runIf(readOnly)("a read-only workspace gives one sentence, once, and progress lives on in memory", () => {

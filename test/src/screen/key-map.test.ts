@@ -1,11 +1,12 @@
 import { expect, test } from "vitest";
 import { commandForKey } from "../../../src/screen/key-map.js";
+import { paneRows } from "../../../src/screen/screen-layout.js";
 import { screenReducer } from "../../../src/screen/screen-state.js";
 import { fresh, passed, result } from "./fixtures.js";
 
 const idle = fresh();
 const green = screenReducer(fresh(), { type: "run-finished", result: result([passed("a")]) });
-const withPane = screenReducer(fresh(), { type: "pane-opened", title: "Lesson", text: "a\nb\nc", height: 5 });
+const withPane = screenReducer(fresh(), { type: "pane-opened", title: "Lesson", text: "a\nb\nc", kind: "markdown" });
 
 test("letters map to their commands", () => {
   expect(commandForKey("q", {}, idle)).toEqual({ kind: "quit" });
@@ -31,8 +32,10 @@ test("n is offered only when every test passed and there is a next exercise", ()
 test("with a pane open, arrows, j/k, space and b scroll it and escape closes it", () => {
   expect(commandForKey("", { downArrow: true }, withPane)).toEqual({ kind: "scroll", by: 1 });
   expect(commandForKey("k", {}, withPane)).toEqual({ kind: "scroll", by: -1 });
-  expect(commandForKey(" ", {}, withPane)).toEqual({ kind: "scroll", by: 5 });
-  expect(commandForKey("b", {}, withPane)).toEqual({ kind: "scroll", by: -5 });
+  // A page is what the pane shows on an 80×24 terminal: the whole screen but its header, keys and frame.
+  expect(paneRows(withPane)).toBe(13);
+  expect(commandForKey(" ", {}, withPane)).toEqual({ kind: "scroll", by: 13 });
+  expect(commandForKey("b", {}, withPane)).toEqual({ kind: "scroll", by: -13 });
   expect(commandForKey("", { escape: true }, withPane)).toEqual({ kind: "close-pane" });
   expect(commandForKey("", { downArrow: true }, idle)).toBeNull();
   expect(commandForKey("q", {}, withPane)).toEqual({ kind: "quit" });

@@ -83,14 +83,14 @@ describe("keys", () => {
 
   test("pane-opened splits the text into lines from the top; pane-scrolled stays inside it; pane-closed removes it", () => {
     const text = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n\n";
-    const open = screenReducer(fresh(), { type: "pane-opened", title: "Lesson", text, height: 4 });
-    expect(open.pane).toEqual({ title: "Lesson", lines: text.trimEnd().split("\n"), offset: 0, height: 4 });
-    expect(screenReducer(open, { type: "pane-scrolled", by: 3 }).pane!.offset).toBe(3);
-    expect(screenReducer(open, { type: "pane-scrolled", by: 100 }).pane!.offset).toBe(6);
-    expect(screenReducer(open, { type: "pane-scrolled", by: -1 }).pane!.offset).toBe(0);
+    const open = screenReducer(fresh(), { type: "pane-opened", title: "Lesson", text, kind: "code" });
+    expect(open.pane).toEqual({ title: "Lesson", kind: "code", text: text.trimEnd(), width: 76, lines: text.trimEnd().split("\n"), offset: 0 });
+    expect(screenReducer(open, { type: "pane-scrolled", by: 3, height: 4 }).pane!.offset).toBe(3);
+    expect(screenReducer(open, { type: "pane-scrolled", by: 100, height: 4 }).pane!.offset).toBe(6);
+    expect(screenReducer(open, { type: "pane-scrolled", by: -1, height: 4 }).pane!.offset).toBe(0);
     expect(screenReducer(open, { type: "pane-closed" }).pane).toBeNull();
     const none = fresh();
-    expect(screenReducer(none, { type: "pane-scrolled", by: 1 })).toBe(none);
+    expect(screenReducer(none, { type: "pane-scrolled", by: 1, height: 4 })).toBe(none);
   });
 
   test("notice adds a sentence once", () => {

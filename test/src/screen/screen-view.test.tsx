@@ -15,7 +15,7 @@ const frame = (state: ScreenState, interactive = true) =>
 
 test("pending: every test listed, none run yet", () => {
   expect(frame(after(started, collected))).toMatchInlineSnapshot(`
-    "Exercise 1 · The tool-calling loop                                                              1:23
+    "Exercise 1 · The tool-calling loop                                          1:23
     /ws/01-adder.ts
     Running the hidden tests…
 
@@ -29,7 +29,7 @@ test("pending: every test listed, none run yet", () => {
 test("running: one row passed, one running, and a save during the run is acknowledged", () => {
   const state = after(started, collected, { type: "test-finished", test: passed(NAMES[0]!) }, { type: "test-started", name: NAMES[1]! }, { type: "save-seen" });
   expect(frame(state)).toMatchInlineSnapshot(`
-    "Exercise 1 · The tool-calling loop                                                              1:23
+    "Exercise 1 · The tool-calling loop                                          1:23
     /ws/01-adder.ts
     Running the hidden tests… you saved again, so another run follows.
 
@@ -44,7 +44,7 @@ test("failed: the first failure explained with the test's words, expected vs rec
   const state = after(started, { type: "run-finished", result: result([passed(NAMES[0]!), failed(NAMES[1]!)]) });
   expect(frame(state)).toMatchInlineSnapshot(`
     "run 1 · 1 of 2 passed · 84 ms
-    Exercise 1 · The tool-calling loop                                                              1:23
+    Exercise 1 · The tool-calling loop                                          1:23
     /ws/01-adder.ts
     Run 1: 1 of 2 passed
 
@@ -72,7 +72,7 @@ test("syntax error: file:line:col, the code line and a caret under the column", 
   const state = after(started, collected, { type: "file-error", error: SYNTAX }, { type: "run-finished", result: result([], SYNTAX, "error") });
   expect(frame(state)).toMatchInlineSnapshot(`
     "run 1 · syntax error · 84 ms
-    Exercise 1 · The tool-calling loop                                                              1:23
+    Exercise 1 · The tool-calling loop                                          1:23
     /ws/01-adder.ts
     Run 1: syntax error
 
@@ -92,14 +92,15 @@ test("timeout: said plainly, and the screen keeps watching", () => {
   const state = after(started, collected, { type: "file-error", error: TIMEOUT }, { type: "run-finished", result: result(notRun, TIMEOUT, "timeout") });
   expect(frame(state)).toMatchInlineSnapshot(`
     "run 1 · stopped: it ran past the time limit · 84 ms
-    Exercise 1 · The tool-calling loop                                                              1:23
+    Exercise 1 · The tool-calling loop                                          1:23
     /ws/01-adder.ts
     Run 1: stopped: it ran past the time limit
 
       – adds two numbers (off-by-one bug)
       – asks the model to echo the sum (no-echo bug)
 
-    The run did not finish in 10 s: look for a loop that never ends or a promise that never settles.
+    The run did not finish in 10 s: look for a loop that never ends or a promise
+    that never settles.
     Your file is still being watched: save again to rerun.
 
     h hint (0/3) · 1 3 reference · l lesson · r rerun · q quit"
@@ -110,7 +111,7 @@ test("all passed: said plainly, with the solution and the next exercise offered"
   const state = after(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!, 12)]) });
   expect(frame(state)).toMatchInlineSnapshot(`
     "run 1 · all 2 passed · 84 ms
-    Exercise 1 · The tool-calling loop                                                              1:23
+    Exercise 1 · The tool-calling loop                                          1:23
     /ws/01-adder.ts
     Run 1: all 2 passed
 
@@ -133,13 +134,13 @@ test("all passed on the last exercise says it was the last", () => {
 
 test("a pane shows its lines with where you are, and the rows give way to it", () => {
   const text = Array.from({ length: 30 }, (_, i) => `step ${i + 1}`).join("\n");
-  const state = after(started, collected, { type: "pane-opened", title: "Reference tier 1: pseudocode", text, height: 3 }, { type: "pane-scrolled", by: 2 });
+  const state = after(started, collected, { type: "pane-opened", title: "Reference tier 1: pseudocode", text, kind: "code" }, { type: "pane-scrolled", by: 2, height: 13 });
   const shown = frame(state);
   expect(shown).toContain("│ Reference tier 1: pseudocode");
   expect(shown).toContain("│ step 3");
-  expect(shown).toContain("│ step 5");
-  expect(shown).not.toContain("step 6");
-  expect(shown).toContain("lines 3–5 of 30 · ↑↓ scroll · space page · esc close");
+  expect(shown).toContain("│ step 15");
+  expect(shown).not.toContain("step 16");
+  expect(shown).toContain("lines 3–15 of 30 · ↑↓ scroll · space page · esc close");
   expect(shown).not.toContain("adds two numbers");
   expect(shown.split("\n").at(-1)).toBe("↑↓ scroll · esc close · q quit");
 });
@@ -164,4 +165,14 @@ test("notices: progress warnings, a silent watcher, a deleted file, a failed wat
 
 test("without working keys there is no key bar", () => {
   expect(frame(after(started, collected), false)).not.toContain("q quit");
+});
+
+test("a save during a run: the screen says the run is stopped for it, and the history keeps a line for the stopped run", () => {
+  const stopping = after(started, collected, { type: "save-seen" }, { type: "run-stopping" });
+  expect(frame(stopping)).toContain("You saved during the run: it is stopped, and your new save runs now.");
+  const next = after(started, collected, { type: "save-seen" }, { type: "run-stopping" }, { type: "run-stopped" }, started);
+  const shown = frame(next);
+  expect(shown.split("\n")[0]).toBe("run 1 · stopped for your new save");
+  expect(shown).toContain("Running the hidden tests…");
+  expect(shown).not.toContain("it is stopped");
 });

@@ -42,6 +42,18 @@ function fakeRunner() {
   };
 }
 
+/** The fake runner that can also stop its run in flight, as the real one's stopRun does. */
+function stoppableRunner() {
+  const runner = fakeRunner();
+  return Object.assign(runner, {
+    stops: 0,
+    stopRun() {
+      this.stops++;
+      runner.finish(0); // the killed run still resolves, with what it had
+    },
+  });
+}
+
 function fakeWatch() {
   let handlers: FileWatchHandlers | null = null;
   let closed = false;
@@ -261,5 +273,48 @@ test("a write reported twice, during its run or after it, runs once; a new write
   await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 4);
   expect(runner.runs).toBe(2);
   runner.finish();
+  await session.close();
+});
+
+test("a save while a run is going stops that run at once, drops its results, and runs the new save next", async () => {
+  const runner = stoppableRunner();
+  const watch = fakeWatch();
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: () => null });
+  const events: SessionEvent[] = [];
+  session.subscribe((e) => events.push(e));
+  session.rerun(); // a run that would hang until the time limit
+  watch.save();
+  expect(runner.stops).toBe(1); // at once, not after the debounce or the time limit
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 3);
+  expect(runner.runs).toBe(2);
+  runner.finish(3);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(events.map((e) => e.type)).toEqual(["run-started", "save-seen", "run-stopping", "run-stopped", "run-started", "run-finished"]);
+  expect(runner.maxInFlight).toBe(1);
+  expect(runner.runs).toBe(2);
+});
+
+test("r during a run does not stop it: only a new save makes a run worthless", async () => {
+  const runner = stoppableRunner();
+  const watch = fakeWatch();
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: () => null });
+  session.rerun();
+  session.rerun();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 3);
+  expect(runner.stops).toBe(0);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runner.runs).toBe(2);
+  runner.finish();
+});
+
+test("deleting the file is an event the watcher saw: no false 'saves are not reaching lab' notice follows it", async () => {
+  let stamp: { mtimeMs: number; size: number } | null = { mtimeMs: 1, size: 1 };
+  const { runner, watch, session, events } = await started({ stat: () => stamp });
+  stamp = null; // the learner deletes the file; the watcher reports it
+  watch.handlers().onMissing();
+  await vi.advanceTimersByTimeAsync(SILENCE_CHECK_MS * 3);
+  expect(events).toEqual([{ type: "file-missing", file: "f.ts" }]);
+  expect(runner.runs).toBe(0);
   await session.close();
 });

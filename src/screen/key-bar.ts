@@ -1,4 +1,3 @@
-import { Text } from "ink";
 import { allPassed, type ScreenState } from "./screen-state.js";
 
 /** The keys that do something right now. */
@@ -13,7 +12,3 @@ export function keyHints(state: ScreenState): string[] {
   return keys;
 }
 
-export function KeyBar({ state, interactive }: { state: ScreenState; interactive: boolean }) {
-  if (!interactive) return null;
-  return <Text dimColor>{keyHints(state).join(" · ")}</Text>;
-}

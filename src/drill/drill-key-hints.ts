@@ -1,0 +1,13 @@
+import type { ScreenState } from "../screen/screen-state.js";
+import { interviewDone, isLocked, isTiming, type DrillState } from "./drill-state.js";
+import { DRILL_KEYS as K } from "./messages.js";
+
+/** The keys that do something now; the locked ones are named as locked. */
+export function drillKeys(screen: ScreenState, drill: DrillState): string[] {
+  if (drill.interview && !interviewDone(drill)) return [drill.interview.stage === "typing" ? K.typing : K.judging];
+  if (drill.confirmGiveUp) return [K.confirmGiveUp];
+  if (drill.confirm !== null) return [K.confirm];
+  if (screen.pane) return [K.pane];
+  const peek = isLocked(drill) ? K.locked(screen.exercise.tiers) : K.peekKeys(screen.exercise.tiers);
+  return [peek, K.rerun, isTiming(drill) ? K.giveUp : K.quit];
+}
