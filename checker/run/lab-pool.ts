@@ -9,6 +9,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { killGroup } from "./kill-group.js";
+import { inPidNamespace } from "./pid-namespace.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { overMemoryLine, WorkerGuard } from "./worker-guard.js";
@@ -46,14 +47,12 @@ interface SpawnSpec {
 export const YOUNG_GENERATION_MB = 16;
 
 function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): ChildProcess {
+  const nodeArgs = [...spec.execArgv, `--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`];
+  const namespace = inPidNamespace();
   return fork(spec.entrypoint, [], {
     env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
-    execArgv: [
-      ...spec.execArgv,
-      `--min-semi-space-size=${YOUNG_GENERATION_MB}`,
-      `--conditions=${BUNDLED_SDK_CONDITION}`,
-      `--import=${preload}`,
-    ],
+    // fork runs execPath with execArgv before the entry point: unshare, then node and its flags.
+    ...(namespace ? { execPath: namespace.command, execArgv: [...namespace.args, ...nodeArgs] } : { execArgv: nodeArgs }),
     stdio: "pipe",
     serialization: "advanced",
     // Its own process group, so a kill also reaches whatever learner code spawned.
