@@ -18,17 +18,45 @@ const CHECK_EVERY_MS = process.platform === "linux" ? 25 : 100;
 /** Memory limits in kB, by worker pid; null when only the lab's death is watched for. */
 const watched = new Map<number, number | null>();
 
-/** Resident memory in kB of each pid that still exists. */
+/** The processes below `pid` that exist now (Linux: the kernel's children lists). */
+function descendantsOf(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    try {
+      for (const child of readFileSync(`/proc/${parent}/task/${parent}/children`, "utf8").trim().split(/\s+/)) {
+        if (child) {
+          found.push(Number(child));
+          queue.push(Number(child));
+        }
+      }
+    } catch {
+      // It exited, or this kernel keeps no children lists.
+    }
+  }
+  return found;
+}
+
+function rssKb(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return undefined; // It exited between the check and the read.
+  }
+}
+
+/**
+ * Resident memory in kB of each pid that still exists, with everything below it: a worker
+ * in a PID namespace is the child of the `unshare` the lab started (see pid-namespace.ts).
+ */
 function residentKb(pids: number[]): Map<number, number> {
   const sizes = new Map<number, number>();
   if (process.platform === "linux") {
     for (const pid of pids) {
-      try {
-        const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-        if (match) sizes.set(pid, Number(match[1]));
-      } catch {
-        // It exited between the check and the read.
-      }
+      const own = rssKb(pid);
+      if (own !== undefined) sizes.set(pid, descendantsOf(pid).reduce((sum, child) => sum + (rssKb(child) ?? 0), own));
     }
     return sizes;
   }

@@ -9,6 +9,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { killGroup } from "./kill-group.js";
+import { inPidNamespace, workerExit } from "./pid-namespace.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { overMemoryLine, WorkerGuard } from "./worker-guard.js";
@@ -45,20 +46,19 @@ interface SpawnSpec {
  */
 export const YOUNG_GENERATION_MB = 16;
 
-function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): ChildProcess {
-  return fork(spec.entrypoint, [], {
+function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): { child: ChildProcess; namespaced: boolean } {
+  const nodeArgs = [...spec.execArgv, `--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`];
+  const namespace = inPidNamespace();
+  const child = fork(spec.entrypoint, [], {
     env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
-    execArgv: [
-      ...spec.execArgv,
-      `--min-semi-space-size=${YOUNG_GENERATION_MB}`,
-      `--conditions=${BUNDLED_SDK_CONDITION}`,
-      `--import=${preload}`,
-    ],
+    // fork runs execPath with execArgv before the entry point: unshare, then node and its flags.
+    ...(namespace ? { execPath: namespace.command, execArgv: [...namespace.args, ...nodeArgs] } : { execArgv: nodeArgs }),
     stdio: "pipe",
     serialization: "advanced",
     // Its own process group, so a kill also reaches whatever learner code spawned.
     detached: true,
   });
+  return { child, namespaced: namespace !== null };
 }
 
 export function killTree(child: ChildProcess): void {
@@ -74,6 +74,8 @@ export class SpareProcesses {
   /** Where each process's output goes once a run took it, for the guard's word on its death. */
   private readonly outputs = new WeakMap<ChildProcess, NodeJS.WritableStream>();
   private guard: WorkerGuard | null = null;
+  /** The processes started in a PID namespace (see pid-namespace.ts). */
+  private readonly inNamespace = new WeakSet<ChildProcess>();
   private closed = false;
   private aborted = false;
 
@@ -113,8 +115,14 @@ export class SpareProcesses {
     return this.fork(spec, false);
   }
 
+  /** Whether `child` runs in a PID namespace of its own. */
+  namespaced(child: ChildProcess): boolean {
+    return this.inNamespace.has(child);
+  }
+
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
-    const child = spawnWorker(spec, this.preload, spare && this.warm);
+    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm);
+    if (namespaced) this.inNamespace.add(child);
     // A spare that dies just before a run takes it breaks this pipe; its exit reports the death.
     child.stdin?.on("error", () => {});
     this.live.add(child);
@@ -243,7 +251,7 @@ class LabForkWorker implements PoolWorker {
     this.spares.outputTo(child, logger.errorStream);
     child.once("exit", (code, signal) => {
       if (this.running.length > 0) {
-        this.watchdog.died(this.running, { code, signal });
+        this.watchdog.died(this.running, workerExit(code, signal, this.spares.namespaced(child)));
         this.watchdog.finished(this.running);
         this.running = [];
       }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
 import type { TestCase, TestModule } from "vitest/node";
 import { bugOfTest, type Exercise } from "./exercises.js";
+import { REFUSAL_MARK } from "./import-wall.js";
 import { RUN_MESSAGES, type FileError, type TestOutcome } from "./result.js";
 import type { Binding } from "./runner.js";
 
@@ -72,6 +73,9 @@ export function fileErrorOf(binding: Binding, module: TestModule | undefined): F
   if (!error) return null;
   const message = plain(error.message);
   const file = binding.implFile;
+  // The loader's wall stopped an import (see import-wall.ts): its sentence says which and why.
+  const refusal = message.split("\n").find((line) => line.includes(REFUSAL_MARK));
+  if (refusal) return { kind: "import", message: refusal.slice(refusal.indexOf(REFUSAL_MARK)).trim(), file };
   const transform = error.__vitest_rollup_error__;
   if (transform || message.startsWith("Transform failed")) {
     const at = /:(\d+):(\d+)\s*\]/.exec(message);

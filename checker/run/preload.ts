@@ -4,8 +4,11 @@
  * learner is still typing, not after the save.
  */
 import "../provider/o200k.js";
+import { refuseForeignSignals, SIGNALS_ENV } from "./signal-wall.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
+
+if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 
 // A spare whose parent died has nothing to wait for.
 process.once("disconnect", () => process.exit(0));

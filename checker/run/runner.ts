@@ -161,7 +161,7 @@ export class Runner {
         printConsoleTrace: false,
       },
       {
-        plugins: [bindingPlugin(bindings, paths.labTest)],
+        plugins: [bindingPlugin(bindings, paths.labTest, [join(paths.root, "node_modules"), paths.dist])],
         server: { watch: null },
         logLevel: "silent",
         cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),

@@ -1,6 +1,12 @@
-import { Runner } from "../../checker/run/runner.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isInside, realOrSame } from "../../checker/run/import-wall.js";
+import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { inLearnerWords } from "../report/learner-words.js";
+import { DEFAULT_MEMORY_MB } from "../grade/options.js";
+import { workerSandbox } from "../grade/sandbox.js";
 import { describeRun } from "../report/plain-run.js";
 import { exerciseOrFail, implFileOrFail, loadContext, type LabContext } from "./context.js";
 
@@ -9,14 +15,34 @@ export interface CheckOptions {
   json?: boolean;
 }
 
+export const CHECK_NOTES = {
+  walled: (file: string) => `${file} is outside your workspace, so it runs walled off as in lab grade: no files read or written outside the lab, no processes, no signals, no environment.`,
+} as const;
+
+/**
+ * A file outside the workspace may be anyone's (an instructor checking a submission), so
+ * it runs behind grading's walls: a learner tool never reads the instructor's files. As in
+ * grading, the worker reads a copy of the hidden test in the runner's scratch folder and
+ * nothing else of the exercise.
+ */
+function wallsFor(ctx: LabContext, implFile: string): RunnerOptions | null {
+  if (isInside(realOrSame(implFile), realOrSame(ctx.config.workspaceDir))) return null;
+  const scratchDir = realOrSame(mkdtempSync(join(tmpdir(), "lab-run-")));
+  const sandbox = workerSandbox([join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist"), scratchDir], DEFAULT_MEMORY_MB);
+  return { env: sandbox.env, execArgv: sandbox.execArgv, memoryLimitMb: DEFAULT_MEMORY_MB, codeOverIpc: true, scratchDir };
+}
+
 /** `lab check N`: one run, printed as rows; exit 0 only when every test passes. */
 export async function checkCommand(key: string, opts: CheckOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
   const ctx = await loadContext(io, paths);
   const exercise = exerciseOrFail(ctx, key);
   const implFile = implFileOrFail(ctx, io, exercise, opts.file);
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });
+  const walls = wallsFor(ctx, implFile);
+  if (walls) writeLine(io.stderr, CHECK_NOTES.walled(implFile));
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls });
   try {
-    const result = await runner.run({ exercise, implFile });
+    const request = { exercise, implFile };
+    const result = walls ? (await runner.runMany([request]))[0]! : await runner.run(request);
     if (opts.json) {
       writeLine(io.stdout, JSON.stringify(result, null, 2));
     } else {

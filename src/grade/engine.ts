@@ -11,6 +11,7 @@ import type { Pair } from "./class-dir.js";
 import { OutputTail } from "./output-tail.js";
 import { outcomeOf, type RunOutcome } from "./outcome.js";
 import { workerSandbox, type Sandbox } from "./sandbox.js";
+import { copySiblings } from "./siblings.js";
 
 export interface EngineOptions {
   jobs: number;
@@ -105,6 +106,7 @@ export class GradeEngine {
     mkdirSync(dir, { recursive: true });
     const copy = join(dir, pair.exercise.fileName);
     writeFileSync(copy, source);
+    copySiblings(pair.learnerDir, pair.exercise.fileName, dir);
     try {
       slot.output.reset();
       const results = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy }]).catch((err: unknown) => {

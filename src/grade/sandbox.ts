@@ -3,10 +3,11 @@
  * worker process. Under Node's permission model a worker may read only the folders it is
  * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
  * class folder, not other learners' copies, not the grader's home or working folder. It may
- * write nowhere, start no process and start no thread. Its memory is watched from outside,
+ * write nowhere, start no process, start no thread and signal no process but its own. Its memory is watched from outside,
  * by the runner's guard process (checker/run/guard-process.ts).
  */
 import { realpathSync } from "node:fs";
+import { SIGNALS_ENV } from "../../checker/run/signal-wall.js";
 
 export interface Sandbox {
   execArgv: string[];
@@ -42,6 +43,7 @@ export function workerSandbox(readable: string[], memoryMb: number): Sandbox {
       `--max-old-space-size=${memoryMb}`,
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8" },
+    // It may signal no process but its own (see checker/run/signal-wall.ts).
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own" },
   };
 }

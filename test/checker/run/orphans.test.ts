@@ -5,6 +5,9 @@ import { expect, onTestFinished, test } from "vitest";
 import { alive, until } from "../../support/processes.js";
 import { tempDir } from "../../support/temp-dir.js";
 
+/** The worker's pid as this process sees it: in a PID namespace (pid-namespace.ts) its own is small; /proc here is the outer one. */
+const OUTER_PID = `(process.platform === "linux" ? readlinkSync("/proc/self") : String(process.pid))`;
+
 const root = join(import.meta.dirname, "../../..");
 const fixture = join(root, "test/fixtures/lab");
 
@@ -15,7 +18,7 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   const learner = join(dir, "01-adder.ts");
   writeFileSync(
     learner,
-    `import { writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n  while (true) {}`)}`,
+    `import { readlinkSync, writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, ${OUTER_PID});\n  while (true) {}`)}`,
   );
   const script = `
     import { Runner } from ${JSON.stringify(join(root, "dist/checker/run/runner.js"))};

@@ -6,6 +6,9 @@ import type { RunEvent } from "../../../checker/run/result.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { tempDir } from "../../support/temp-dir.js";
 
+/** The worker's pid as this process sees it: in a PID namespace (pid-namespace.ts) its own is small; /proc here is the outer one. */
+const OUTER_PID = `(process.platform === "linux" ? readlinkSync("/proc/self") : String(process.pid))`;
+
 const fixture = join(import.meta.dirname, "../../fixtures/lab");
 const adder = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"))[0]!;
 const solution = readFileSync(adder.solution, "utf8");
@@ -202,7 +205,7 @@ describe("abort", () => {
       const pidFile = join(work, "aborted.pid");
       const file = learnerFile(
         "abort.ts",
-        `import { writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n  while (true) {}`)}`,
+        `import { readlinkSync, writeFileSync } from "node:fs";\n${solution.replace("return a + b;", `writeFileSync(${JSON.stringify(pidFile)}, ${OUTER_PID});\n  while (true) {}`)}`,
       );
       const started = performance.now();
       const run = own.run({ exercise: adder, implFile: file });

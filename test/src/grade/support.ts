@@ -1,7 +1,7 @@
 /** Shared by the grading tests: the fixture class, temp copies of it, and ways to run lab grade. */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gradeCommand } from "../../../src/commands/grade.js";
@@ -24,7 +24,7 @@ export const tempDir = (prefix: string) => labTempDir(`grade-${prefix}`);
 export function classCopy(learners: string[] = GOOD_LEARNERS): string {
   const dir = tempDir("class");
   for (const learner of learners) {
-    const from = [join(FIXTURE, "learners", learner), join(FIXTURE, "hostile", learner)].find((d) => existsSync(d));
+    const from = ["learners", "hostile", "hostile-pidns"].map((group) => join(FIXTURE, group, learner)).find((d) => existsSync(d));
     if (!from) throw new Error(`no fixture learner ${learner}`);
     cpSync(from, join(dir, learner), { recursive: true });
   }
@@ -48,8 +48,14 @@ export interface ChildRun {
 }
 
 /** lab grade as a process of its own (test/src/grade/grade-child.mjs, on the built dist/). */
-export function gradeChild(dir: string | undefined, flags: GradeFlags, options: { env?: NodeJS.ProcessEnv; cwd?: string; onStart?: (pid: number) => void } = {}) {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify([dir, flags])], {
+export function gradeChild(
+  dir: string | undefined,
+  flags: GradeFlags,
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; onStart?: (pid: number) => void; wrap?: string[] } = {},
+) {
+  // `wrap`: a command that runs node, e.g. unshare into a PID namespace made for the test.
+  const [command, ...args] = [...(options.wrap ?? []), process.execPath, CHILD, JSON.stringify([dir, flags])];
+  const child = spawn(command!, args, {
     cwd: options.cwd ?? tmpdir(),
     env: options.env ?? process.env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -73,7 +79,7 @@ export function jsonWithoutMs(json: string): unknown {
   return JSON.parse(json, (key, value) => (key === "ms" ? undefined : value));
 }
 
-/** Every file under a folder (but .lab-grade) with the sha256 of its bytes. */
+/** Every file under a folder (but .lab-grade) with the sha256 of its bytes (a link: where it points). */
 export function hashTree(dir: string, skip = ".lab-grade"): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (at: string) => {
@@ -81,6 +87,7 @@ export function hashTree(dir: string, skip = ".lab-grade"): Record<string, strin
       if (entry.name === skip) continue;
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
+      else if (entry.isSymbolicLink()) out[relative(dir, path)] = `link to ${readlinkSync(path)}`;
       else out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
     }
   };
