@@ -4,6 +4,7 @@
  */
 import { countText } from "../tokens.js";
 import { defineScenario, numberOption, text } from "./helpers.js";
+import { integer } from "./options.js";
 
 /** One o200k token per repetition, with no merges across repetitions. */
 const UNIT = " lab";
@@ -24,5 +25,6 @@ export function padToTokens(head: string, tokens: number): string {
 export const exactReply = defineScenario({
   name: "exact-reply",
   description: "answers every question with a text of exactly out=400 output tokens",
+  options: { out: integer(1, 32_000) },
   reply: (ctx) => text(padToTokens("Here is the answer.", numberOption(ctx, "out", 400))),
 });
