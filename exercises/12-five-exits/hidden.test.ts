@@ -116,12 +116,21 @@ describe("12 five exits", () => {
 
     const costs = wireCosts(session);
     expect(end.status).toBe("budget_exceeded");
-    expect(end.interruption).toEqual({ type: "max_budget" });
     expect(end.costUsd, "the run's books match what the provider charged").toBeCloseTo(sum(costs), 9);
     expect(sum(costs)).toBeGreaterThanOrEqual(limit - CENT);
     // Checked before each call: only the call that crossed the line may be over it.
     expect(sum(costs.slice(0, -1)), "spent before the last call").toBeLessThan(limit);
     expect(end.turns).toBe(costs.length);
+  });
+
+  test("a budget stop names its limit: max_budget in the interruption and in run_stopped (budget-interruption-max-turns bug)", async () => {
+    const session = await open("runaway");
+    const events: TraceEvent[] = [];
+    const end = await run(newRun("Tidy up the workspace."), workspace().tools, { client: session.client, maxBudgetUsd: 0.002, maxTurns: 1000, onEvent: (e) => events.push(e) });
+
+    expect(end.status).toBe("budget_exceeded");
+    expect(end.interruption).toEqual({ type: "max_budget" });
+    expect(events.filter((e) => e.type === "run_stopped")).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
   });
 
   test("a run stopped at max_turns resumes with a higher cap and finishes at the same cost (limits-are-final bug)", async () => {
@@ -318,7 +327,7 @@ describe("12 five exits", () => {
     expect(labels).toEqual(["scanned 200 of 1200 files", "scanned 400 of 1200 files"].slice(0, labels.length));
     expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
     expect(session.calls()).toHaveLength(1);
-  });
+  }, 6_000); // real time by design: 1.2 s before Stop, the 2 s default would leave no room on a busy machine
 
   test("the JSONL trace: one line per event, in order, the run id on every line (trace-missing-run-id bug)", async () => {
     const session = await open("plan");

@@ -18,6 +18,7 @@ Examples:
   $ lab drill 1 --interview         rewrite exercise 1 from memory against the clock, then three "why" questions
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
   $ lab grade ./class               grade every learner's files in ./class, one isolated run each
+  $ lab trace run.jsonl             a harness's JSONL trace (exercise 12) as a timeline per run
 `;
 
 export function parseTier(value: string): number {
