@@ -84,7 +84,7 @@ describe("02 retry", () => {
 
   test("401, 403, 404, 413 and 422 are each sent once and rethrown at once, like a 400 (retries-other-4xx bug)", async () => {
     for (const status of FINAL_4XX) {
-      const session = await useScenario("server-errors", { options: { faults: 99, status } });
+      const session = await useScenario("client-errors", { options: { status } });
       const clock = fakeClock();
 
       const { error } = await settle(callWithRetry(ask(session, `Fetch record ${status}.`, clock), { sleep: clock.sleep, random: seededRandom(status) }));

@@ -1,5 +1,6 @@
 /** Scenarios whose token counts are set exactly, for exercise 10's priced walk-through. */
 import { defineScenario, text } from "./helpers.js";
+import { integers } from "./options.js";
 
 /**
  * Text of exactly `tokens` o200k_base tokens: "note" and then " note" repeated, each one
@@ -16,6 +17,7 @@ export const WALKTHROUGH_OUTPUT = [180, 150, 120, 260, 300] as const;
 export const walkthrough = defineScenario({
   name: "walkthrough",
   description: "answers turn k with exactly out[k] output tokens (out=180,150,120,260,300), then a short line",
+  options: { out: integers(1, 32_000, 100) },
   reply(ctx) {
     const listed = ctx.options["out"]?.split(",").map(Number) ?? [...WALKTHROUGH_OUTPUT];
     const tokens = listed[ctx.turn];

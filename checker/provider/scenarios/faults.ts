@@ -17,15 +17,6 @@ function extraHeaders(ctx: ScenarioContext): Record<string, string> {
   return ctx.options["shouldRetry"] === undefined ? {} : { "x-should-retry": String(isOn(ctx.options, "shouldRetry")) };
 }
 
-const FAULT_MESSAGES: Record<number, string> = {
-  401: "invalid x-api-key",
-  403: "Your API key does not have permission to use the specified resource.",
-  404: "The requested resource could not be found.",
-  413: "Request exceeds the maximum allowed number of bytes.",
-  422: "The request was well-formed but could not be processed.",
-  503: "Service unavailable",
-};
-
 function failing(ctx: ScenarioContext, defaultFaults: number, failure: () => ScenarioReply): ScenarioReply {
   return ctx.attempt <= numberOption(ctx, "faults", defaultFaults) ? failure() : success(ctx);
 }
@@ -52,16 +43,34 @@ export const overloaded = defineScenario({
 
 export const serverErrors = defineScenario({
   name: "server-errors",
-  description: "500 and 503 in turn (or only status=N, 400-599) for faults=2 attempts, then success",
-  // 4xx statuses too, so a retry test can show that a 401 or a 422 is final while a 5xx is not.
-  options: { faults, status: integer(400, 599), shouldRetry },
+  description: "500 and 503 in turn (or only status=N) for faults=2 attempts, then success",
+  options: { faults, status: integer(500, 599), shouldRetry },
   reply: (ctx) =>
     failing(ctx, 2, () => {
       const forced = numberOption(ctx, "status", 0);
       const status = forced || (ctx.attempt % 2 === 1 ? 500 : 503);
-      const message = FAULT_MESSAGES[status] ?? (status >= 500 ? "Internal server error" : "The request was refused.");
+      const message = status === 503 ? "Service unavailable" : "Internal server error";
       return fault(status, message, { headers: extraHeaders(ctx) });
     }),
+});
+
+/** The API's own texts for the client errors a retry must not repeat. */
+const CLIENT_ERROR_MESSAGES: Record<number, string> = {
+  401: "invalid x-api-key",
+  403: "Your API key does not have permission to use the specified resource.",
+  404: "The requested resource could not be found.",
+  413: "Request exceeds the maximum allowed number of bytes.",
+  422: "The request was well-formed but could not be processed.",
+};
+
+export const clientErrors = defineScenario({
+  name: "client-errors",
+  description: "a 4xx (status=401 by default) on every attempt: final, never worth retrying",
+  options: { status: integer(400, 499), shouldRetry },
+  reply: (ctx) => {
+    const status = numberOption(ctx, "status", 401);
+    return fault(status, CLIENT_ERROR_MESSAGES[status] ?? "The request was refused.", { headers: extraHeaders(ctx) });
+  },
 });
 
 export const badRequest = defineScenario({

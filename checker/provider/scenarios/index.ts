@@ -1,5 +1,5 @@
 import { walkthrough } from "./accounting.js";
-import { badRequest, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
+import { badRequest, clientErrors, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
 import { delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import { exactReply } from "./measured.js";
@@ -42,6 +42,7 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   overloaded,
   serverErrors,
   badRequest,
+  clientErrors,
   dropBeforeHeaders,
   dropMidStream,
   supportDesk,

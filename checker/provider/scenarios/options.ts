@@ -8,6 +8,8 @@ import type { OptionSpec, Scenario } from "./types.js";
 export const integer = (min: number, max: number): OptionSpec => ({ type: "integer", min, max });
 export const decimal = (min: number, max: number): OptionSpec => ({ type: "number", min, max });
 export const flag = (): OptionSpec => ({ type: "boolean" });
+/** A comma-separated list of up to `most` integers, each from min to max: out=180,150,120. */
+export const integers = (min: number, max: number, most: number): OptionSpec => ({ type: "integers", min, max, most });
 
 /** Accepted spellings of a boolean option. */
 const TRUE = ["true", "1"];
@@ -15,6 +17,7 @@ const FALSE = ["false", "0"];
 
 function expected(spec: OptionSpec): string {
   if (spec.type === "boolean") return "true or false";
+  if (spec.type === "integers") return `up to ${spec.most} comma-separated integers, each from ${spec.min} to ${spec.max}`;
   return `${spec.type === "integer" ? "an integer" : "a number"} from ${spec.min} to ${spec.max}`;
 }
 
@@ -32,6 +35,10 @@ export const OPTION_MESSAGES = {
 
 function accepts(spec: OptionSpec, value: string): boolean {
   if (spec.type === "boolean") return TRUE.includes(value) || FALSE.includes(value);
+  if (spec.type === "integers") {
+    const items = value.split(",");
+    return items.length <= spec.most && items.every((item) => accepts({ type: "integer", min: spec.min, max: spec.max }, item));
+  }
   // Number("") is 0 and Number(" 7") is 7: only plain decimal notation counts.
   if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value)) return false;
   const n = Number(value);
@@ -54,6 +61,7 @@ export function optionProblem(scenario: Scenario, options: Record<string, string
 export function isOptionSpec(value: unknown): value is OptionSpec {
   const spec = value as Partial<Record<string, unknown>> | null;
   if (spec?.type === "boolean") return true;
+  if (spec?.type === "integers") return typeof spec.most === "number" && spec.most >= 1 && typeof spec.min === "number" && typeof spec.max === "number" && spec.min <= spec.max;
   if (spec?.type !== "integer" && spec?.type !== "number") return false;
   return typeof spec.min === "number" && typeof spec.max === "number" && spec.min <= spec.max;
 }

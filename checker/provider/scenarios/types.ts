@@ -45,6 +45,7 @@ export type ScenarioReply =
 export type OptionSpec =
   | { type: "integer"; min: number; max: number }
   | { type: "number"; min: number; max: number }
+  | { type: "integers"; min: number; max: number; most: number }
   | { type: "boolean" };
 
 export interface Scenario {

@@ -37,7 +37,7 @@ type Request = Anthropic.MessageCreateParamsNonStreaming & Record<string, unknow
 /** Three cached levels, then a question after the last breakpoint. */
 function request(question: string, change: (r: Request) => Request = (r) => r): Request {
   return change({
-    model: "claude-lab-test",
+    model: "claude-sonnet-5",
     max_tokens: 256,
     tools: [{ ...TOOL, cache_control: { type: "ephemeral" } }],
     system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral" } }],
@@ -98,7 +98,7 @@ describe("what invalidates the cache", () => {
   });
 
   it("another model: everything lost, since entries are kept per model", async () => {
-    expect(await stage((r) => ({ ...r, model: "claude-lab-other" }))).toEqual({ changed: 0, restored: EVERYTHING });
+    expect(await stage((r) => ({ ...r, model: "claude-haiku-4-5" }))).toEqual({ changed: 0, restored: EVERYTHING });
   });
 
   it("tool_choice changed: tools and system still read, messages lost", async () => {

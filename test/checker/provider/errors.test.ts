@@ -33,6 +33,20 @@ describe("scripted faults, maxRetries 0", () => {
     expectApiErrorBody(err, "api_error", "Service unavailable");
   });
 
+  it.each([
+    [401, Anthropic.AuthenticationError, "authentication_error", "invalid x-api-key"],
+    [403, Anthropic.PermissionDeniedError, "permission_error", "Your API key does not have permission to use the specified resource."],
+    [404, Anthropic.NotFoundError, "not_found_error", "The requested resource could not be found."],
+    [422, Anthropic.UnprocessableEntityError, "invalid_request_error", "The request was well-formed but could not be processed."],
+  ] as const)("client-errors status=%i: the SDK's own class, on every attempt", async (status, errorClass, type, message) => {
+    const client = clientFor(provider(), "client-errors", { options: { status } });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const err = await rejection(client.messages.create(ask("same")));
+      expect(err.constructor).toBe(errorClass);
+      expectApiErrorBody(err, type, message);
+    }
+  });
+
   it("server-errors alternates 500 then 503 across attempts of the same request", async () => {
     const client = clientFor(provider(), "server-errors");
     expect((await rejection(client.messages.create(ask("same")))).status).toBe(500);
