@@ -101,6 +101,14 @@ export class ProviderHandler {
     return { segments, counts, total };
   }
 
+  private report(err: unknown): void {
+    try {
+      this.options.onInternalError?.(err);
+    } catch {
+      // Reporting must not turn one failure into two.
+    }
+  }
+
   /** Answers one request; whatever goes wrong inside, the client gets the API's error shape or a closed socket. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
@@ -112,11 +120,7 @@ export class ProviderHandler {
 
   /** For a throw nothing else caught: a 500 api_error if the head is not out yet, else the socket is cut. */
   lastResort(res: ServerResponse, err: unknown): void {
-    try {
-      this.options.onInternalError?.(err);
-    } catch {
-      // Reporting must not turn one failure into two.
-    }
+    this.report(err);
     try {
       if (res.headersSent) throw new Error("head already sent");
       const requestId = newRequestId();
@@ -246,6 +250,7 @@ export class ProviderHandler {
       return finish();
     } catch (err) {
       if (err instanceof ApiError) return fail(err);
+      this.report(err);
       return fail(new ApiError(500, SERVER_MESSAGES.internal(messageOf(err))));
     }
   }
