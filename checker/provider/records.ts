@@ -1,5 +1,5 @@
 /** The recorded exchanges, in arrival order, in a window bounded by count and by the bytes they carry. */
-import type { Exchange } from "./server.js";
+import type { Exchange } from "./exchange.js";
 
 export interface RecordLimits {
   /** The most exchanges kept; 0 keeps none (a long-running provider that logs to disk). */

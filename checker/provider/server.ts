@@ -1,14 +1,14 @@
 /** The scripted provider's HTTP handling: routing, auth, validation, scenarios, recording. */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, invalid, type ErrorBody } from "./errors.js";
+import { ApiError, invalid } from "./errors.js";
 import { readBody, sendJson, sendTruncatedJson } from "./http-io.js";
 import { requestId as newRequestId } from "./ids.js";
+import { cacheSalts, PromptCache, type CacheUsage } from "./prompt-cache.js";
 import { BoundedCounter } from "./bounded-counter.js";
 import { checkMaxTokens, resolveModel, type ModelSpec } from "./models.js";
 import { RecordWindow, type RecordLimits } from "./records.js";
-import { cacheSalts, PromptCache, type Breakpoint, type CacheUsage } from "./prompt-cache.js";
-import { buildMessage, type ResponseMessage, type Usage } from "./reply.js";
+import { buildMessage } from "./reply.js";
 import { messageOf, runScenario, SCENARIO_MESSAGES } from "./reply-check.js";
 import { parseRoute, type Route } from "./route.js";
 import { optionProblem } from "./scenarios/options.js";
@@ -19,8 +19,11 @@ import { countSegmentsFairly } from "./fair-count.js";
 import { renderPrompt } from "./tokens.js";
 import { MAX_DEPTH, MESSAGES, nestsDeeperThan, validateMessagesRequest } from "./validate.js";
 import type { MessagesRequest } from "./wire.js";
+import type { Exchange } from "./exchange.js";
+import { apiKeyOf, breakpointsOf } from "./request-parts.js";
 
 export { DEFAULT_SCENARIO } from "./route.js";
+export type { Exchange } from "./exchange.js";
 export const DEFAULT_MAX_CONTEXT_TOKENS = 200_000;
 
 export const SERVER_MESSAGES = {
@@ -37,31 +40,6 @@ export { messageOf };
 /** Distinct request fingerprints whose attempts are counted before the oldest are forgotten. */
 const ATTEMPT_FINGERPRINTS = 10_000;
 
-/** One request and what the provider did with it. */
-export interface Exchange {
-  seq: number;
-  /** `now()` when the request arrived, in ms. */
-  at: number;
-  /** Wall-clock time taken to answer, in ms. */
-  ms: number;
-  method: string;
-  path: string;
-  endpoint: "messages" | "count_tokens" | "unknown";
-  scenario: string | null;
-  options: Record<string, string>;
-  apiKey: string | null;
-  requestId: string;
-  stream: boolean;
-  /** The parsed JSON body, or the raw text (cut to 2 KB) when it did not parse. */
-  body: unknown;
-  /** 0 when the connection was dropped on purpose. */
-  status: number;
-  outcome: "message" | "count" | "error" | "dropped";
-  response: ResponseMessage | ErrorBody | { input_tokens: number } | null;
-  usage: Usage | null;
-  attempt: number;
-}
-
 export interface HandlerOptions {
   now: () => number;
   latencyMs: number;
@@ -74,26 +52,6 @@ export interface HandlerOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Told of every throw the handler did not expect; the client still gets a 500 api_error. */
   onInternalError?: (err: unknown) => void;
-}
-
-function apiKeyOf(req: IncomingMessage): string | null {
-  const key = req.headers["x-api-key"];
-  if (typeof key === "string" && key !== "") return key;
-  const auth = req.headers["authorization"];
-  const bearer = typeof auth === "string" ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined;
-  return bearer ?? null;
-}
-
-/** Segment indices that carry cache_control, plus the automatic one from a top-level cache_control. */
-function breakpointsOf(request: MessagesRequest, segments: ReturnType<typeof renderPrompt>): Breakpoint[] {
-  const points: Breakpoint[] = [];
-  segments.forEach((segment, index) => {
-    if (segment.cacheControl) points.push({ index, ttl: segment.cacheControl.ttl ?? "5m" });
-  });
-  const automatic = request.cache_control;
-  const last = segments.length - 1;
-  if (automatic && last >= 0 && !points.some((p) => p.index === last)) points.push({ index: last, ttl: automatic.ttl ?? "5m" });
-  return points;
 }
 
 export class ProviderHandler {
@@ -143,6 +101,14 @@ export class ProviderHandler {
     return { segments, counts, total };
   }
 
+  private report(err: unknown): void {
+    try {
+      this.options.onInternalError?.(err);
+    } catch {
+      // Reporting must not turn one failure into two.
+    }
+  }
+
   /** Answers one request; whatever goes wrong inside, the client gets the API's error shape or a closed socket. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
@@ -154,11 +120,7 @@ export class ProviderHandler {
 
   /** For a throw nothing else caught: a 500 api_error if the head is not out yet, else the socket is cut. */
   lastResort(res: ServerResponse, err: unknown): void {
-    try {
-      this.options.onInternalError?.(err);
-    } catch {
-      // Reporting must not turn one failure into two.
-    }
+    this.report(err);
     try {
       if (res.headersSent) throw new Error("head already sent");
       const requestId = newRequestId();
@@ -288,6 +250,7 @@ export class ProviderHandler {
       return finish();
     } catch (err) {
       if (err instanceof ApiError) return fail(err);
+      this.report(err);
       return fail(new ApiError(500, SERVER_MESSAGES.internal(messageOf(err))));
     }
   }

@@ -102,6 +102,24 @@ describe("the last resort", () => {
     }
   });
 
+  it("reports a throw in the middle of a request (the clock breaks after the first reading) and answers 500", async () => {
+    let readings = 0;
+    const logged: string[] = [];
+    const own = await startProvider({
+      now: () => {
+        if (++readings > 1) throw new Error("the clock broke later");
+        return 0;
+      },
+      onInternalError: (err) => logged.push((err as Error).message),
+    });
+    try {
+      expectErrorResponse(await post(own, "/s/echo/v1/messages", body), 500, SERVER_MESSAGES.internal("the clock broke later"));
+      expect(logged).toEqual(["the clock broke later"]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it.each([
     ["GARBAGE\r\n\r\n", "HPE_INVALID_METHOD"],
     ["POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n", "HPE_INVALID_CONTENT_LENGTH"],
