@@ -11,12 +11,38 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { killGroup } from "./kill-group.js";
-import type { GuardReport, GuardRequest } from "./worker-guard.js";
+import { startTicks } from "./owned-temp.js";
+import type { GuardMessage, GuardReport, GuardRequest } from "./worker-guard.js";
 
 const CHECK_EVERY_MS = process.platform === "linux" ? 25 : 100;
 
 /** Memory limits in kB, by worker pid; null when only the lab's death is watched for. */
 const watched = new Map<number, number | null>();
+
+/**
+ * Every process seen below each tracked worker, with when it started: a worker outside a
+ * PID namespace (see pid-namespace.ts) can start a detached child that a group kill misses
+ * and that outlives it, so what it started is killed by pid when it goes.
+ */
+const tracked = new Map<number, Map<number, string>>();
+
+function recordDescendants(): void {
+  for (const [pid, seen] of tracked) {
+    for (const child of descendantsOf(pid)) if (!seen.has(child)) seen.set(child, startTicks(child));
+  }
+}
+
+/** Kills the worker's group, then each process seen below it that is still the same process. */
+function stop(pid: number): void {
+  killGroup(pid);
+  killEscaped(pid);
+}
+
+function killEscaped(pid: number): void {
+  const seen = tracked.get(pid);
+  tracked.delete(pid);
+  for (const [child, started] of seen ?? []) if (started !== "" && startTicks(child) === started) killGroup(child);
+}
 
 /** The processes below `pid` that exist now (Linux: the kernel's children lists). */
 function descendantsOf(pid: number): number[] {
@@ -81,21 +107,39 @@ function checkMemory(): void {
     if (used === undefined || used <= limitKb) continue;
     const report: GuardReport = { type: "over-memory", pid, usedMb: Math.round(used / 1024), limitMb: Math.round(limitKb / 1024) };
     watched.delete(pid);
-    process.send?.(report, () => killGroup(pid));
+    process.send?.(report, () => stop(pid));
   }
 }
 
 process.on("message", (request: GuardRequest) => {
-  if (request.type === "watch") watched.set(request.pid, request.limitMb ? request.limitMb * 1024 : null);
-  else watched.delete(request.pid);
+  if (request.type === "watch") {
+    watched.set(request.pid, request.limitMb ? request.limitMb * 1024 : null);
+    if (request.track) tracked.set(request.pid, new Map());
+  } else {
+    watched.delete(request.pid);
+    // The worker is gone: whatever it started and left behind goes too.
+    recordDescendants();
+    killEscaped(request.pid);
+  }
 });
 
-process.on("disconnect", () => {
-  for (const pid of watched.keys()) killGroup(pid);
+/** The lab is gone: so is everything it started. */
+function stopAll(): void {
+  recordDescendants();
+  for (const pid of watched.keys()) stop(pid);
+  for (const pid of tracked.keys()) killEscaped(pid);
   process.exit(0);
-});
+}
+
+process.on("disconnect", stopAll);
 
 // Polling never keeps the guard alive; the IPC channel does, for as long as the lab is there.
-setInterval(checkMemory, CHECK_EVERY_MS).unref();
-// A lab that closed the channel before this line ran sent its "disconnect" to no listener.
-if (!process.connected) process.exit(0);
+setInterval(() => {
+  recordDescendants();
+  checkMemory();
+}, CHECK_EVERY_MS).unref();
+// A lab that closed the channel before this line ran (a slow start on a busy machine) sent
+// its "disconnect" to no listener; what it asked to watch may still be arriving.
+if (!process.connected) setImmediate(stopAll);
+// The lab holds its requests until this: one sent before the listener above was lost.
+else process.send?.({ type: "ready" } satisfies GuardMessage);

@@ -131,7 +131,7 @@ export class SpareProcesses {
       if (this.closed && this.live.size === 0) this.guard?.close();
     });
     this.guard ??= WorkerGuard.start();
-    this.guard.watch(child, this.memoryLimitMb, (report) => this.outputs.get(child)?.write(overMemoryLine(report)));
+    this.guard.watch(child, this.memoryLimitMb, !namespaced, (report) => this.outputs.get(child)?.write(overMemoryLine(report)));
     return child;
   }
 

@@ -4,8 +4,7 @@
  * for this run, so the test is never edited. Learner code only ever runs in the pool's
  * child processes, never in this one.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { createVitest, type TestModule, type Vitest } from "vitest/node";
@@ -13,6 +12,7 @@ import { labPaths } from "../paths.js";
 import type { Exercise } from "./exercises.js";
 import { bindingPlugin } from "./binding-plugin.js";
 import { labPool, SpareProcesses, type Watchdog } from "./lab-pool.js";
+import { ownedTempDir } from "./owned-temp.js";
 import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
 import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult, type TestOutcome } from "./result.js";
@@ -168,7 +168,7 @@ export class Runner {
       },
       { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
     ));
-    const scratch = options.scratchDir ?? mkdtempSync(join(tmpdir(), "lab-run-"));
+    const scratch = options.scratchDir ?? ownedTempDir("lab-run-");
     mkdirSync(scratch, { recursive: true });
     return new Runner(bindings, vitest, spares, timeoutSeconds, scratch);
   }

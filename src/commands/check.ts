@@ -1,6 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ownedTempDir } from "../../checker/run/owned-temp.js";
 import { isInside, realOrSame } from "../../checker/run/import-wall.js";
 import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../cli/io.js";
@@ -27,7 +26,7 @@ export const CHECK_NOTES = {
  */
 function wallsFor(ctx: LabContext, implFile: string): RunnerOptions | null {
   if (isInside(realOrSame(implFile), realOrSame(ctx.config.workspaceDir))) return null;
-  const scratchDir = realOrSame(mkdtempSync(join(tmpdir(), "lab-run-")));
+  const scratchDir = realOrSame(ownedTempDir("lab-run-"));
   const sandbox = workerSandbox([join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist"), scratchDir], DEFAULT_MEMORY_MB);
   return { env: sandbox.env, execArgv: sandbox.execArgv, memoryLimitMb: DEFAULT_MEMORY_MB, codeOverIpc: true, scratchDir };
 }

@@ -3,9 +3,9 @@
  * time in a fresh worker process on a copy of the learner's file. One pair per rerun means
  * anything a run reports (a crash, an escaped error) belongs to that pair and no other.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ownedTempDir } from "../../checker/run/owned-temp.js";
 import { Runner } from "../../checker/run/runner.js";
 import type { Pair } from "./class-dir.js";
 import { OutputTail } from "./output-tail.js";
@@ -77,7 +77,7 @@ export class GradeEngine {
 
   /** Starts `min(jobs, pairs)` runners, each with one worker, sandboxed. */
   static async create(options: EngineOptions, pairs: number): Promise<GradeEngine> {
-    const scratch = realpathSync(mkdtempSync(join(tmpdir(), "lab-grade-")));
+    const scratch = realpathSync(ownedTempDir("lab-grade-"));
     const count = Math.max(1, Math.min(options.jobs, pairs));
     const runnerDirs = Array.from({ length: count }, (_, k) => join(scratch, `runner-${k}`));
     // Workers may read `readable` and the runners' copies of the hidden tests, never

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { alive, until } from "../../support/processes.js";
@@ -35,4 +35,15 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   expect(alive(worker)).toBe(true);
   owner.kill("SIGKILL");
   expect(await until(() => !alive(worker), 3_000)).toBe(true);
+
+  // Its scratch folder stays behind, owned by a dead pid; the next runner made here removes it.
+  const stale = readdirSync(dir).filter((name) => name.startsWith("lab-run-"));
+  expect(stale).toHaveLength(1);
+  const next = spawnSync(
+    process.execPath,
+    ["--input-type=module", "-e", `import { Runner } from ${JSON.stringify(join(root, "dist/checker/run/runner.js"))}; const r = await Runner.create(); await r.close();`],
+    { encoding: "utf8", env: { ...process.env, TMPDIR: dir } },
+  );
+  expect(next.status).toBe(0);
+  expect(readdirSync(dir).filter((name) => name.startsWith("lab-run-"))).toEqual([]);
 }, 60_000);

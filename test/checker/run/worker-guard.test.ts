@@ -14,7 +14,7 @@ const exited = (child: ChildProcess) => new Promise<NodeJS.Signals | null>((done
 test("closing the guard's channel kills every process it still watches, then the guard", async () => {
   const guard = WorkerGuard.start();
   const worker = idleProcess();
-  guard.watch(worker, null, () => {});
+  guard.watch(worker, null, false, () => {});
   const signal = exited(worker);
   await new Promise((resolve) => setTimeout(resolve, 300));
   guard.close();
@@ -27,7 +27,7 @@ test("a watched process past its memory limit is reported, then killed", async (
   const worker = idleProcess();
   const reports: GuardReport[] = [];
   const signal = exited(worker);
-  guard.watch(worker, 1, (report) => reports.push(report));
+  guard.watch(worker, 1, false, (report) => reports.push(report));
   expect(await signal).toBe("SIGKILL");
   expect(reports).toEqual([{ type: "over-memory", pid: worker.pid, usedMb: expect.any(Number), limitMb: 1 }]);
   expect(reports[0]!.usedMb).toBeGreaterThan(1);

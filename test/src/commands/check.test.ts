@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { checkCommand } from "../../../src/commands/check.js";
+import { CHECK_NOTES, checkCommand } from "../../../src/commands/check.js";
 import { CONTEXT_MESSAGES } from "../../../src/commands/context.js";
 import { captureIo } from "../../support/io.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -101,8 +101,10 @@ describe("an exercise folder that does not load", () => {
     cpSync(join(fixture, "exercises/01-adder"), join(exercises, "01-adder"), { recursive: true });
     mkdirSync(join(exercises, "02-half-written"));
     const io = captureIo(cwd);
-    expect(await checkCommand("1", { file: join(fixture, "solutions/01-adder.ts") }, io, { ...paths, exercises })).toBe(0);
-    expect(io.err()).toBe(`${CONTEXT_MESSAGES.skipped("exercises/02-half-written: exercise.json is missing.")}\n`);
+    const file = join(fixture, "solutions/01-adder.ts");
+    expect(await checkCommand("1", { file }, io, { ...paths, exercises })).toBe(0);
+    // The solution is outside this project's workspace, so it also runs walled off (check-walls.test.ts).
+    expect(io.err()).toBe(`${CONTEXT_MESSAGES.skipped("exercises/02-half-written: exercise.json is missing.")}\n${CHECK_NOTES.walled(file)}\n`);
     expect(CONTEXT_MESSAGES.skipped("x")).toBe("Skipping an exercise that does not load: x");
   });
 });

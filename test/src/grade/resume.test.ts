@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { GRADE_NOTES } from "../../../src/grade/messages.js";
@@ -42,8 +43,11 @@ beforeAll(async () => {
 describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way with %s, then run again", (signal) => {
   test("the second run grades only the pairs the first did not finish, and the table is the uninterrupted one", async () => {
     const dir = classCopy(LEARNERS);
-    // A grader killed with SIGKILL cannot remove its scratch folder: TMPDIR puts it in one that is removed.
-    const env = signal === "SIGKILL" ? { ...process.env, TMPDIR: tempDir("killed") } : process.env;
+    // A grader killed with SIGKILL cannot remove its scratch folder: TMPDIR puts it in one that
+    // is removed, and where the next grading (given the same TMPDIR) must find and remove it.
+    const tmp = tempDir("killed");
+    const env = signal === "SIGKILL" ? { ...process.env, TMPDIR: tmp } : process.env;
+    const scratchIn = () => readdirSync(tmp).filter((name) => name.startsWith("lab-grade-"));
     const { child, done } = gradeChild(dir, { ...FLAGS, jobs: "1" }, { env });
     // Should the test fail before the kill, the grader must stop writing before its folders go.
     onTestFinished(async () => {
@@ -65,9 +69,13 @@ describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way wit
     // Ctrl-C stops the workers; after a SIGKILL, each worker's guard sees its parent gone.
     await waitFor(() => workers.every((pid) => !alive(pid)), 10_000, "the workers to stop");
 
+    // The killed grader's copies of learners' files and hidden tests are still there...
+    if (signal === "SIGKILL") expect(scratchIn()).toHaveLength(1);
     const before = resultLines(dir).length;
-    const rerun = await gradeChild(dir, { ...FLAGS, jobs: "2" }).done;
+    const rerun = await gradeChild(dir, { ...FLAGS, jobs: "2" }, { env }).done;
     expect(rerun.code).toBe(0);
+    // ...until the next grading removes them with its own.
+    expect(scratchIn()).toEqual([]);
     expect(rerun.err.split("\n")[0]).toBe(GRADE_NOTES.planned(PAIRS - saved.size, saved.size, 0));
     const appended = resultLines(dir).slice(before).map((r) => r.key);
     expect(new Set(appended).size).toBe(appended.length);

@@ -1,0 +1,59 @@
+/**
+ * Learner code in `lab check` (no sandbox) may start processes; whatever it starts must not
+ * outlive its run, even a detached child in a session of its own, which a process-group kill
+ * cannot reach. In a PID namespace the kernel takes it down with the worker; without one,
+ * the guard kills what it saw below the worker.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { loadExercises } from "../../../checker/run/exercises.js";
+import { PID_NAMESPACE_ENV, pidNamespaces } from "../../../checker/run/pid-namespace.js";
+import { Runner } from "../../../checker/run/runner.js";
+import { alive, until } from "../../support/processes.js";
+import { tempDir } from "../../support/temp-dir.js";
+
+const fixture = join(import.meta.dirname, "../../fixtures/lab");
+const [adder] = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"));
+const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
+
+/** A learner file that, while loading, starts a detached child that records its pid (as this process sees it) and waits a minute. */
+function detachingFile(dir: string, pidFile: string): string {
+  const child = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, process.platform === "linux" ? require("fs").readlinkSync("/proc/self") : String(process.pid)); setTimeout(() => {}, 60000);`;
+  const file = join(dir, "01-adder.ts");
+  writeFileSync(
+    file,
+    `import { spawn } from "node:child_process";\n${solution}\nspawn(process.execPath, ["-e", ${JSON.stringify(child)}], { detached: true, stdio: "ignore" }).unref();\nawait new Promise((resolve) => setTimeout(resolve, 300));\n`,
+  );
+  return file;
+}
+
+const before = process.env[PID_NAMESPACE_ENV];
+afterEach(() => {
+  if (before === undefined) delete process.env[PID_NAMESPACE_ENV];
+  else process.env[PID_NAMESPACE_ENV] = before;
+});
+
+const modes = [
+  ["in a PID namespace", "", pidNamespaces()],
+  ["without one (tracked by the guard)", "off", process.platform === "linux"],
+] as const;
+
+test.each(modes)("a detached child started by learner code is gone once the run is over: %s", async (_mode, setting, applies) => {
+  if (!applies) return;
+  process.env[PID_NAMESPACE_ENV] = setting;
+  const dir = tempDir("detached");
+  const pidFile = join(dir, "child.pid");
+  const runner = await Runner.create({ timeoutSeconds: 20 });
+  let pid = 0;
+  try {
+    const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile) });
+    expect(result.status).toBe("passed");
+    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 10_000)).toBe(true);
+    pid = Number(readFileSync(pidFile, "utf8"));
+  } finally {
+    await runner.close();
+  }
+  expect(await until(() => !alive(pid), 5_000)).toBe(true);
+}, 60_000);
