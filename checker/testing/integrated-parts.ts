@@ -78,7 +78,8 @@ export function referenceParts(o: PartsOptions) {
   const offloader = {
     wrap(tool: string, payload: unknown): string {
       const text = typeof payload === "string" ? payload : JSON.stringify(payload);
-      if (text.length <= OFFLOAD_AT) return text;
+      // A page read back from an artifact is already the small view: offloading it again would loop.
+      if (text.length <= OFFLOAD_AT || tool === "read_artifact") return text;
       const path = posix.join(root, `${tool}-${createHash("sha256").update(text).digest("hex").slice(0, 8)}.txt`);
       artifacts.set(path, text);
       events.push(`offload:${tool}`);
@@ -163,7 +164,7 @@ export function referenceParts(o: PartsOptions) {
     },
     loopGuard(maxSteps: number) {
       const seen = new Map<string, number>();
-      const g = { halted: false, trips: 0, steps: 0, check(tool: string, args: unknown, state: unknown): string | null {
+      const g = { halted: false, trips: 0, steps: 0, check(tool: string, args: unknown, state: unknown, _progress?: number): string | null {
         guardStates.push(state);
         events.push(`guard:${tool}`);
         if (++g.steps > (o.guardSteps ?? maxSteps)) return (g.halted = true), `step cap of ${o.guardSteps ?? maxSteps} tool calls reached`;

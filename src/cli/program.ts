@@ -173,6 +173,16 @@ Example:
     });
 
   program
+    .command("triage [question]")
+    .description("run the support-ticket triage agent of exercise 11 on the scripted provider")
+    .option("--tenant <tenant>", "whose support desk: acme or globex")
+    .addHelpText("after", '\nExample:\n  $ lab triage "how do I rotate an API key" --tenant acme\n')
+    .action(async (question: string | undefined, opts: { tenant?: string }) => {
+      const { triageCommand } = await import("../commands/triage.js");
+      outcome.code = await triageCommand(question, opts, io);
+    });
+
+  program
     .command("trace <file>")
     .description("print a harness's JSONL trace (exercise 12) as a timeline per run")
     .option("--run <id>", "only the run with this id")
