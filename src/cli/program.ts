@@ -18,6 +18,7 @@ Examples:
   $ lab drill 1 --interview         rewrite exercise 1 from memory against the clock, then three "why" questions
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
   $ lab grade ./class               grade every learner's files in ./class, one isolated run each
+  $ lab triage "rotate a key" --tenant acme   exercise 11's triage agent on the scripted provider
 `;
 
 export function parseTier(value: string): number {
