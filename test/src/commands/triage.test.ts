@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { TRIAGE_MESSAGES } from "../../../src/commands/triage.js";
@@ -60,4 +61,19 @@ test("lab triage without a tenant says how to give one and runs nothing", async 
   expect(code).not.toBe(0);
   expect(stderr).toContain(TRIAGE_MESSAGES.noTenant);
   expect(stdout).not.toContain("model");
+});
+
+test("once exercise 11 has passed, lab triage runs the learner's own loop from the workspace", async () => {
+  const dir = tempDir("triage");
+  const mine = join(dir, "workspace", "11-integrated.ts");
+  mkdirSync(join(dir, "workspace", ".lab"), { recursive: true });
+  const solution = readFileSync(join(import.meta.dirname, "../../../solutions/11-integrated.ts"), "utf8");
+  writeFileSync(mine, solution.replace('answered: "answered"', 'answered: "answered by my own loop"'));
+  const progress = { version: 1, exercises: { "11-integrated": { hintsShown: 0, passedAt: "2026-12-01T12:00:00.000Z" } } };
+  writeFileSync(join(dir, "workspace", ".lab", "progress.json"), JSON.stringify(progress));
+
+  const { code, stdout } = await lab(["triage", "how do I rotate an API key", "--tenant", "acme"], dir);
+  expect(code, stdout).toBe(0);
+  expect(stdout).toContain("loop: yours (");
+  expect(stdout).toContain("Answer (answered by my own loop):");
 });
