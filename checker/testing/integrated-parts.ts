@@ -6,6 +6,7 @@ import type Anthropic from "#anthropic-sdk";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { ACCOUNTS, type DispatchRecord, searchDump, SUPPORT_DOCS } from "./acme-fixture.js";
+import { tokenText } from "../provider/scenarios/accounting.js";
 import { usdOf } from "./pricing.js";
 
 interface Usage { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }
@@ -39,7 +40,8 @@ const TOOL = (name: string, description: string, properties: Record<string, unkn
 
 /** The support tools; no schema has a tenant field. */
 export const TRIAGE_TOOLS: Anthropic.Tool[] = [
-  TOOL("search_docs", "Search the support docs.", { query: { type: "string" } }),
+  // The runbook makes the stable prefix about the chapter's 6,100 tokens, so the prompt cache has work to do.
+  TOOL("search_docs", `Search the support docs. Runbook: ${tokenText(5_900, "policy")}`, { query: { type: "string" } }),
   TOOL("get_account", "The current customer's account."),
   TOOL("issue_refund", "Refund an order. Needs confirmed: true.", { order: { type: "string" }, amount_usd: { type: "number" }, confirmed: { type: "boolean" } }),
   TOOL("read_artifact", "Read lines of an offloaded result.", { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer" } }),
