@@ -79,7 +79,7 @@ export async function triageCommand(question: string | undefined, opts: { tenant
         record(label: string, model: string, usage: Anthropic.Usage, ms: number) {
           p.ledger.record(label, model, usage, ms);
           const row = ref.rows.at(-1)!;
-          say("model", `turn ${++turn}: ${usage.input_tokens} in, ${usage.output_tokens} out, ${money(row.usd)}`);
+          say("model", `turn ${++turn}: ${usage.input_tokens} in, ${usage.cache_creation_input_tokens ?? 0} written, ${usage.cache_read_input_tokens ?? 0} read, ${usage.output_tokens} out, ${money(row.usd)}`);
         },
       },
       async dispatch(name: string, input: Record<string, unknown>, t: string) {

@@ -44,7 +44,7 @@ test("lab triage runs the acme walk-through as a process and ends with where the
   expect(answer).toMatch(/^Citations: \/tmp\/agent-artifacts\/search_docs-/m);
 
   // The final table agrees with the turns streamed above it.
-  const turns = [...stdout.matchAll(/^model {3}turn \d+: \d+ in, \d+ out, \$(\d+\.\d{4})$/gm)].map((m) => Number(m[1]));
+  const turns = [...stdout.matchAll(/^model {3}turn \d+: \d+ in, \d+ written, \d+ read, \d+ out, \$(\d+\.\d{4})$/gm)].map((m) => Number(m[1]));
   expect(turns.length).toBe(4);
   expect(Number(row(stdout, "model calls"))).toBe(turns.length);
   const total = Number(row(stdout, "total")!.slice(1));
