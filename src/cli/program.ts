@@ -19,6 +19,7 @@ Examples:
   $ lab provider --port 4010        serve the scripted Messages API on 127.0.0.1:4010
   $ lab grade ./class               grade every learner's files in ./class, one isolated run each
   $ lab trace run.jsonl             a harness's JSONL trace (exercise 12) as a timeline per run
+  $ lab triage "rotate a key" --tenant acme   exercise 11's triage agent on the scripted provider
 `;
 
 export function parseTier(value: string): number {
@@ -171,6 +172,16 @@ Example:
     .action(async (opts: { port?: number; log?: string; scenarios?: string }) => {
       const { providerCommand } = await import("../commands/provider.js");
       outcome.code = await providerCommand(opts, io);
+    });
+
+  program
+    .command("triage [question]")
+    .description("run the support-ticket triage agent of exercise 11 on the scripted provider")
+    .option("--tenant <tenant>", "whose support desk: acme or globex")
+    .addHelpText("after", '\nExample:\n  $ lab triage "how do I rotate an API key" --tenant acme\n')
+    .action(async (question: string | undefined, opts: { tenant?: string }) => {
+      const { triageCommand } = await import("../commands/triage.js");
+      outcome.code = await triageCommand(question, opts, io);
     });
 
   program

@@ -4,6 +4,7 @@ import { delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import { exactReply } from "./measured.js";
 import { supportDesk } from "./support-desk.js";
+import { acmeActions, acmeTriage } from "./triage.js";
 import {
   capitalWeather,
   destructive,
@@ -52,6 +53,8 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   repeatDelete,
   stubborn,
   delegate,
+  acmeTriage,
+  acmeActions,
 ];
 
 export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";

@@ -1,0 +1,221 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import { describe, expect, test } from "vitest";
+import { authorize, goalPredicate, run } from "lab:impl";
+import { GUARD_NUDGE, referenceParts, useScenario, virtualClock, WRAP_UP, type PartsOptions, type ScenarioSession } from "lab:test";
+
+const QUESTION = "how do I rotate an API key";
+const FEEDBACK_MARK = "no citation"; // what the contract's PREDICATE_FEEDBACK says
+const DOLLARS = 1e-9;
+
+/** More model calls than any run here needs: a loop that never stops is cut off by the network. */
+function fused(limit: number): typeof fetch {
+  let made = 0;
+  return async (input, init) => {
+    if (++made > limit) throw new Error("test fuse: too many model calls");
+    return fetch(input, init);
+  };
+}
+
+async function setup(scenario: string, options: Record<string, string | number | boolean> = {}, parts: Omit<PartsOptions, "client"> = {}) {
+  const session: ScenarioSession = await useScenario(scenario, { options, client: { fetch: fused(30) } });
+  return { session, ...referenceParts({ client: session.client, ...parts }) };
+}
+
+const lastUser = (body: Anthropic.MessageCreateParams) => JSON.stringify(body.messages.filter((m) => m.role === "user").at(-1)?.content);
+const toolResults = (body: Anthropic.MessageCreateParams) =>
+  body.messages.flatMap((m) => (m.role === "user" && Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result") as Anthropic.ToolResultBlockParam[];
+
+describe("the cache comes first and is written last", () => {
+  test("a cache hit answers with no model call (cache-after-call bug)", async () => {
+    const t = await setup("acme-triage", {}, { cached: { [`acme\u0000${QUESTION}`]: "Claim 1: Settings > API keys [src:docs/api-keys.md]" } });
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result).toMatchObject({ ok: true, source: "cache", usd: 0 });
+    expect(result.text).toContain("Settings > API keys");
+    expect(t.session.calls(), "a hit makes no model call").toHaveLength(0);
+  });
+
+  test("only the answer that passed the goal predicate is stored (stores-before-predicate bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result.ok).toBe(true);
+    expect(t.puts.map((p) => p.a), "one store: the cited answer").toEqual([result.text]);
+    expect(t.puts[0]).toMatchObject({ q: QUESTION, ns: "acme" });
+    expect(t.events.at(-1), "the store is the last thing the run does").toBe("cache.put");
+  });
+
+  test("an answer cacheable refuses is not stored (stores-uncacheable bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run("how do I rotate my API key", "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result.ok).toBe(true);
+    expect(t.puts, "a question about 'my' key belongs to one customer").toEqual([]);
+  });
+});
+
+describe("every model call is retried, recorded and charged", () => {
+  test("a 429 is waited out through the retry part (no-retry bug)", async () => {
+    const t = await setup("rate-limited", { faults: 2, retryAfter: 3 });
+    const result = await run("say hello", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result.ok, result.reason).toBe(true);
+    expect(t.sleeps.reduce((a, b) => a + b, 0), "two waits of retry-after").toBe(6);
+  });
+
+  test("every model call is in the ledger with the usage the provider served (unrecorded-call bug)", async () => {
+    const t = await setup("acme-triage");
+    await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    const served = t.session.calls().map((c) => c.usage);
+    expect(served.length).toBeGreaterThanOrEqual(4);
+    expect(t.rows.map((r) => r.usage.output_tokens)).toEqual(served.map((u) => u!.output_tokens));
+    expect(t.rows.map((r) => r.usage.input_tokens)).toEqual(served.map((u) => u!.input_tokens));
+  });
+
+  test("the budget is charged for every call, answers included: usd is the ledger's total (budget-skips-answers bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    const ledgerTotal = t.rows.reduce((sum, r) => sum + r.usd, 0);
+    expect(ledgerTotal).toBeGreaterThan(0);
+    expect(result.usd).toBeCloseTo(ledgerTotal, 9);
+    expect(Math.abs(result.usd - ledgerTotal)).toBeLessThan(DOLLARS);
+  });
+});
+
+describe("the stop reason decides", () => {
+  test("max_tokens fails loudly: ok false, reason \"output truncated\" (truncation-succeeds bug)", async () => {
+    const t = await setup("truncated");
+    const result = await run("write the whole manual", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result).toMatchObject({ ok: false, reason: "output truncated" });
+    expect(t.session.calls()).toHaveLength(1);
+  });
+
+  test("goalPredicate: every Claim line needs a [src: citation, and empty text is not done (trusts-end-turn bug)", async () => {
+    expect(goalPredicate("Claim 1: it shipped [src:/tmp/a.txt]")).toBe(true);
+    expect(goalPredicate("Claim 1: it shipped [src:/tmp/a.txt]\nClaim 2: today")).toBe(false);
+    expect(goalPredicate("   ")).toBe(false);
+    expect(goalPredicate("No claims here, just a greeting.")).toBe(true);
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result.ok).toBe(true);
+    expect(result.text).not.toMatch(/^Claim[^\n[]*$/m); // no uncited claim reaches the customer
+    expect(goalPredicate(result.text)).toBe(true);
+  });
+
+  test("a failed predicate sends its feedback back and the run goes on to a cited answer (predicate-returns bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result).toMatchObject({ ok: true, source: "model", reason: "answered" });
+    const bodies = t.session.bodies();
+    expect(bodies.some((b) => lastUser(b).includes(FEEDBACK_MARK)), "the feedback went to the model").toBe(true);
+  });
+});
+
+describe("authorize runs before execution", () => {
+  test("authorize is an allow-list: unknown tools are denied (deny-list bug)", async () => {
+    expect(authorize("search_docs", {}, "acme")).toBe(true);
+    expect(authorize("read_artifact", { path: "/tmp/x" }, "acme")).toBe(true);
+    expect(authorize("rm_rf", { path: "/" }, "acme")).toBe(false);
+    expect(authorize("delete_tenant", { confirmed: true }, "acme")).toBe(false);
+  });
+
+  test("a write needs a tenant and confirmed: true (unconfirmed-write bug)", async () => {
+    expect(authorize("issue_refund", { order: "A-1001" }, "acme")).toBe(false);
+    expect(authorize("issue_refund", { order: "A-1001", confirmed: "yes" }, "acme")).toBe(false);
+    expect(authorize("issue_refund", { order: "A-1001", confirmed: true }, "")).toBe(false);
+    expect(authorize("send_email", { confirmed: true }, "acme")).toBe(true);
+  });
+
+  test("denied calls never reach dispatch (authorize-after-execute bug)", async () => {
+    const t = await setup("acme-actions");
+    await run("refund order A-1001", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(t.dispatched.map((d) => [d.name, d.input["confirmed"]])).toEqual([["issue_refund", true]]);
+  });
+
+  test("a denial goes back as an is_error result and the run goes on (denial-throws bug)", async () => {
+    const t = await setup("acme-actions");
+    const result = await run("refund order A-1001", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result.ok, result.reason).toBe(true);
+    const results = toolResults(t.session.bodies()[1]!);
+    expect(results.map((r) => r.is_error === true)).toEqual([true, true, false]);
+    expect(results[0]!.content).toBe("Not permitted: rm_rf");
+    expect(results[1]!.content).toBe("Not permitted: issue_refund");
+  });
+
+  test("the tenant is the run's, injected at dispatch, and in no tool schema (tenant-from-model bug)", async () => {
+    const t = await setup("acme-triage", { steal: true });
+    await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    const account = t.dispatched.find((d) => d.name === "get_account");
+    expect(account?.input, "the model asked for globex").toMatchObject({ tenant: "globex" });
+    expect(account?.tenant, "but the dispatcher got the run's tenant").toBe("acme");
+    for (const body of t.session.bodies()) expect(JSON.stringify(body.tools)).not.toContain("tenant");
+  });
+});
+
+describe("tools run together, are offloaded, then guarded", () => {
+  test("a turn's tools run concurrently: 180 ms and 240 ms take 240 ms on the clock (sequential-tools bug)", async () => {
+    const clock = virtualClock();
+    const t = await setup("acme-triage", {}, { clock, delays: { search_docs: 180, get_account: 240 } });
+    await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    const turn = t.dispatched.filter((d) => d.name === "search_docs" || d.name === "get_account");
+    expect(turn).toHaveLength(2);
+    const elapsed = Math.max(...turn.map((d) => d.end)) - Math.min(...turn.map((d) => d.start));
+    console.log(`parallel turn: ${elapsed} ms on the virtual clock (sequential would be 420 ms)`);
+    expect(elapsed).toBe(240);
+  });
+
+  test("the guard sees the offloaded pointer, never the 38,059-character result (guard-before-offload bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(t.events.indexOf("offload:search_docs")).toBeGreaterThan(-1);
+    expect(t.events.indexOf("offload:search_docs")).toBeLessThan(t.events.indexOf("guard:search_docs"));
+    const sizes = t.guardStates.map((s) => String(s).length);
+    console.log(`guard states: ${sizes.join(", ")} chars (raw search result: 38059)`);
+    expect(sizes, "the raw result never reaches the guard").not.toContain(38_059);
+    const pointer = result.steps.find((s) => s.tool === "search_docs")?.result ?? "";
+    expect(pointer).toContain(t.root);
+    expect(pointer.length).toBeLessThan(2_500);
+    expect(t.guardStates[0], "the guard fingerprints what the model was sent").toBe(pointer);
+    expect(toolResults(t.session.bodies()[1]!)[0]!.content).toBe(pointer);
+  });
+
+  test("the first guard trip is a nudge sent back as an is_error result; the run goes on (halts-on-first-trip bug)", async () => {
+    const t = await setup("loop-repeat");
+    const result = await run("why am I rate limited", "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result.ok, result.reason).toBe(true);
+    const nudges = t.session.bodies().flatMap(toolResults).filter((r) => r.content === GUARD_NUDGE);
+    expect(nudges.length).toBeGreaterThanOrEqual(1);
+    expect(nudges.every((r) => r.is_error === true)).toBe(true);
+  });
+
+  test("the second guard trip halts with a partial whose reason is the guard's (never-halts bug)", async () => {
+    const t = await setup("loop-repeat", { stubborn: true });
+    const result = await run("why am I rate limited", "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result).toMatchObject({ ok: false, reason: GUARD_NUDGE });
+    expect(t.session.calls()).toHaveLength(4);
+    expect(result.steps).toHaveLength(4);
+  });
+});
+
+describe("every other exit is a partial, and the prefix never changes", () => {
+  test("the wrap-up note goes into the messages; the system prompt is identical on every call (note-in-system bug)", async () => {
+    const t = await setup("runaway", {}, { repeat: 1_000 });
+    await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
+    const bodies = t.session.bodies();
+    expect(bodies.length).toBeGreaterThan(2);
+    for (const body of bodies) expect(JSON.stringify(body.system)).toBe(JSON.stringify(bodies[0]!.system));
+    expect(bodies.some((b) => lastUser(b).includes(WRAP_UP)), "the note reached the model").toBe(true);
+  });
+
+  test("the budget's stop returns a partial with its reason, steps and money (budget-throws bug)", async () => {
+    const t = await setup("runaway", {}, { repeat: 1_000 });
+    const result = await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
+    expect(result).toMatchObject({ ok: false, reason: "budget exhausted" });
+    expect(result.usd).toBeGreaterThanOrEqual(0.06);
+    expect(result.usd, "the money spent, every call charged").toBeCloseTo(t.rows.reduce((sum, r) => sum + r.usd, 0), 9);
+    expect(t.session.calls().length).toBeLessThan(25);
+  });
+
+  test("the loop is bounded by maxSteps even when the guard never trips (unbounded bug)", async () => {
+    const t = await setup("runaway", {}, { repeat: 1_000, guardSteps: 1_000 });
+    const result = await run("list the files", "acme", { limitUsd: 2, maxSteps: 3 }, t.parts);
+    expect(result).toMatchObject({ ok: false, reason: "step cap of 3 reached" });
+    expect(t.session.calls()).toHaveLength(3);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * `lab triage "question" --tenant acme`: the support-ticket triage agent of exercise 11, run
+ * against the scripted provider. It streams what the loop does, then prints the answer, its
+ * citations and where the money went. The loop is the learner's own once exercise 11 has
+ * passed, the reference one before that; the parts are the lab's reference parts.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import { existsSync } from "node:fs";
+import { startProvider } from "../../checker/provider/index.js";
+import { referenceParts } from "../../checker/testing/integrated-parts.js";
+import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
+import { UserError } from "../cli/errors.js";
+import { writeLine, type Io } from "../cli/io.js";
+import { loadModule } from "../config/load-module.js";
+import { ProgressStore } from "../progress/progress-store.js";
+import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
+
+export const TRIAGE_MESSAGES = {
+  noQuestion: 'lab triage needs a question, e.g. lab triage "how do I rotate an API key" --tenant acme.',
+  noTenant: "lab triage needs a tenant: --tenant acme (the fixture's tenants are acme and globex).",
+  noRun: (file: string) => `lab triage: ${file} exports no run function.`,
+  yours: (file: string) => `loop: yours (${file}), exercise 11 has passed`,
+  reference: "loop: the reference one (yours takes over once exercise 11 passes)",
+} as const;
+
+interface Tokens { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }
+
+const LIMIT_USD = 2;
+const MAX_STEPS = 12;
+
+type Run = (request: string, tenant: string, opts: { limitUsd: number; maxSteps: number }, parts: unknown) =>
+  Promise<{ ok: boolean; text: string; reason: string; usd: number; source: string }>;
+
+const short = (value: unknown, room = 56) => {
+  const text = JSON.stringify(value);
+  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+};
+const money = (usd: number) => `$${usd.toFixed(4)}`;
+const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+async function loopFile(file: string): Promise<Run> {
+  const sdk = import.meta.resolve("@anthropic-ai/sdk");
+  const mod = await loadModule(file, { "@anthropic-ai/sdk": sdk });
+  if (typeof mod["run"] !== "function") throw new UserError(TRIAGE_MESSAGES.noRun(file));
+  return mod["run"] as Run;
+}
+
+export async function triageCommand(question: string | undefined, opts: { tenant?: string }, io: Io): Promise<number> {
+  if (!question?.trim()) throw new UserError(TRIAGE_MESSAGES.noQuestion);
+  if (!opts.tenant?.trim()) throw new UserError(TRIAGE_MESSAGES.noTenant);
+  const tenant = opts.tenant.trim();
+  const ctx = await loadContext(io);
+  const exercise = exerciseOrFail(ctx, "11");
+  const progress = new ProgressStore(ctx.config.workspaceDir, (s) => writeLine(io.stderr, s));
+  const mine = workspaceFile(ctx, exercise);
+  const yours = Boolean(progress.exercise(exercise.id).passedAt) && existsSync(mine);
+  const run = await loopFile(yours ? mine : exercise.solution);
+  const say = (tag: string, text: string) => writeLine(io.stdout, `${tag.padEnd(8)}${text}`);
+  writeLine(io.stdout, `lab triage: "${question}" for tenant ${tenant}`);
+  writeLine(io.stdout, yours ? TRIAGE_MESSAGES.yours(mine) : TRIAGE_MESSAGES.reference);
+
+  const provider = await startProvider();
+  try {
+    const client = new (await import("@anthropic-ai/sdk")).default({ baseURL: provider.url("acme-triage", {}), apiKey: "lab-triage", maxRetries: 0 });
+    const ref = referenceParts({ client: client as unknown as Anthropic });
+    const p = ref.parts;
+    let turn = 0;
+    const parts = {
+      ...p,
+      cache: {
+        async get(q: string, ns?: string) {
+          const hit = await p.cache.get(q, ns);
+          say("cache", hit === null ? "miss: no stored answer for this question" : "hit: answered without a model call");
+          return hit;
+        },
+        put: async (q: string, a: string, ns?: string) => (say("cache", "stored the answer for the next caller"), p.cache.put(q, a, ns)),
+      },
+      ledger: {
+        record(label: string, model: string, usage: Anthropic.Usage, ms: number) {
+          p.ledger.record(label, model, usage, ms);
+          const row = ref.rows.at(-1)!;
+          say("model", `turn ${++turn}: ${usage.input_tokens} in, ${usage.cache_creation_input_tokens ?? 0} written, ${usage.cache_read_input_tokens ?? 0} read, ${usage.output_tokens} out, ${money(row.usd)}`);
+        },
+      },
+      async dispatch(name: string, input: Record<string, unknown>, t: string) {
+        say("tool", `${name} ${short(input)} (tenant ${t})`);
+        return p.dispatch(name, input, t);
+      },
+      offloader: {
+        wrap(name: string, payload: unknown) {
+          const out = p.offloader.wrap(name, payload);
+          const size = typeof payload === "string" ? payload.length : JSON.stringify(payload).length;
+          if (out.length !== size) say("offload", `${name}: ${size} chars set aside, a ${out.length}-char pointer sent`);
+          return out;
+        },
+      },
+      loopGuard(maxSteps: number) {
+        const g = p.loopGuard(maxSteps);
+        return {
+          get halted() { return g.halted; },
+          get trips() { return g.trips; },
+          check(tool: string, args: unknown, state: unknown, progressValue?: number) {
+            const nudge = g.check(tool, args, state, progressValue);
+            if (nudge) say("guard", `${g.trips > 1 || g.halted ? "halt" : "nudge"}: ${nudge}`);
+            return nudge;
+          },
+        };
+      },
+      budget(limit: number) {
+        const b = p.budget(limit);
+        return {
+          get spent() { return b.spent; },
+          charge: (model: string, usage: Anthropic.Usage) => b.charge(model, usage),
+          guard() {
+            const note = b.guard();
+            say("budget", `${money(b.spent)} of ${money(limit)}${note ? ": wrap-up note sent" : ""}`);
+            return note;
+          },
+        };
+      },
+    };
+    const result = await run(question, tenant, { limitUsd: LIMIT_USD, maxSteps: MAX_STEPS }, parts);
+    writeLine(io.stdout, "");
+    writeLine(io.stdout, result.ok ? `Answer (${result.reason}):` : `Stopped: ${result.reason}. What it had so far:`);
+    writeLine(io.stdout, result.text || "(nothing)");
+    const cites = [...new Set([...result.text.matchAll(/\[src:([^\]]+)\]/g)].map((m) => m[1]!))];
+    writeLine(io.stdout, `Citations: ${cites.length ? cites.join(", ") : "none"}`);
+    writeLine(io.stdout, "");
+    printMoney(io, ref.rows);
+    return result.ok ? 0 : 1;
+  } finally {
+    await provider.close();
+  }
+}
+
+/** The ledger's "where the money went" table, from the rows of this run. */
+function printMoney(io: Io, rows: ReadonlyArray<{ usage: Tokens; usd: number }>): void {
+  const sum = (f: (u: Tokens) => number) => rows.reduce((n, r) => n + f(r.usage), 0);
+  const total = rows.reduce((n, r) => n + r.usd, 0);
+  const [inT, outT] = [sum((u) => u.input_tokens), sum((u) => u.output_tokens)];
+  const [write, read] = [sum((u) => u.cache_creation_input_tokens ?? 0), sum((u) => u.cache_read_input_tokens ?? 0)];
+  const share = (usd: number) => (total > 0 ? usd / total : 0);
+  const price = PRICES["claude-opus-5"]!; // the model the loop names
+  const lines: Array<[string, string]> = [
+    ["model calls", String(rows.length)],
+    ["total", money(total)],
+    ["output", pct(share(outT * price.out))],
+    ["uncached input", pct(share(inT * price.in))],
+    ["cache write", pct(share(write * price.in * CACHE_WRITE))],
+    ["cache read", pct(share(read * price.in * CACHE_READ))],
+    ["cache hit rate", (read + write + inT > 0 ? read / (read + write + inT) : 0).toFixed(3)],
+  ];
+  writeLine(io.stdout, "Where the money went");
+  for (const [label, value] of lines) writeLine(io.stdout, `  ${label.padEnd(16)}${value.padStart(10)}`);
+}

@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { TRIAGE_MESSAGES } from "../../../src/commands/triage.js";
+import { tempDir } from "../../support/temp-dir.js";
+
+const bin = join(import.meta.dirname, "../../../bin/lab.js");
+
+function lab(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const row = (stdout: string, label: string) => stdout.match(new RegExp(`^  ${label}\\s+(\\S+)`, "m"))?.[1];
+
+test("lab triage runs the acme walk-through as a process and ends with where the money went", async () => {
+  const { code, stdout, stderr } = await lab(["triage", "how do I rotate an API key", "--tenant", "acme"], tempDir("triage"));
+  expect(stderr).toBe("");
+  expect(code, stdout).toBe(0);
+  const lines = stdout.split("\n");
+  expect(lines).toContain(TRIAGE_MESSAGES.reference);
+  expect(stdout).toMatch(/^cache {3}miss/m);
+
+  // search_docs and get_account come back in one turn: no model call between them.
+  const search = lines.findIndex((l) => l.startsWith("tool    search_docs"));
+  const account = lines.findIndex((l) => l.startsWith("tool    get_account"));
+  expect(search).toBeGreaterThan(-1);
+  expect(lines.slice(search, account).some((l) => l.startsWith("model"))).toBe(false);
+  expect(lines[account]).toContain("(tenant acme)");
+  expect(stdout).toMatch(/^offload search_docs: 38059 chars set aside, a \d+-char pointer sent$/m);
+  expect(stdout).toMatch(/^tool {4}read_artifact /m);
+  expect(stdout).toMatch(/^cache {3}stored the answer/m);
+
+  const answer = stdout.slice(stdout.indexOf("Answer (answered):"));
+  expect(answer).toMatch(/Claim 2: .*\[src:\/tmp\/agent-artifacts\/search_docs-[0-9a-f]{8}\.txt\]/);
+  expect(answer).toMatch(/^Citations: \/tmp\/agent-artifacts\/search_docs-/m);
+
+  // The final table agrees with the turns streamed above it.
+  const turns = [...stdout.matchAll(/^model {3}turn \d+: \d+ in, \d+ written, \d+ read, \d+ out, \$(\d+\.\d{4})$/gm)].map((m) => Number(m[1]));
+  expect(turns.length).toBe(4);
+  expect(Number(row(stdout, "model calls"))).toBe(turns.length);
+  const total = Number(row(stdout, "total")!.slice(1));
+  expect(Math.abs(total - turns.reduce((a, b) => a + b, 0))).toBeLessThanOrEqual(0.00005 * turns.length);
+  const shares = ["output", "uncached input", "cache write", "cache read"].map((l) => Number(row(stdout, l)));
+  expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 0);
+  const hitRate = Number(row(stdout, "cache hit rate"));
+  expect(hitRate).toBeGreaterThanOrEqual(0);
+  expect(hitRate).toBeLessThanOrEqual(1);
+});
+
+test("lab triage without a tenant says how to give one and runs nothing", async () => {
+  const { code, stdout, stderr } = await lab(["triage", "how do I rotate an API key"], tempDir("triage"));
+  expect(code).not.toBe(0);
+  expect(stderr).toContain(TRIAGE_MESSAGES.noTenant);
+  expect(stdout).not.toContain("model");
+});
+
+test("once exercise 11 has passed, lab triage runs the learner's own loop from the workspace", async () => {
+  const dir = tempDir("triage");
+  const mine = join(dir, "workspace", "11-integrated.ts");
+  mkdirSync(join(dir, "workspace", ".lab"), { recursive: true });
+  const solution = readFileSync(join(import.meta.dirname, "../../../solutions/11-integrated.ts"), "utf8");
+  writeFileSync(mine, solution.replace('answered: "answered"', 'answered: "answered by my own loop"'));
+  const progress = { version: 1, exercises: { "11-integrated": { hintsShown: 0, passedAt: "2026-12-01T12:00:00.000Z" } } };
+  writeFileSync(join(dir, "workspace", ".lab", "progress.json"), JSON.stringify(progress));
+
+  const { code, stdout } = await lab(["triage", "how do I rotate an API key", "--tenant", "acme"], dir);
+  expect(code, stdout).toBe(0);
+  expect(stdout).toContain("loop: yours (");
+  expect(stdout).toContain("Answer (answered by my own loop):");
+});
