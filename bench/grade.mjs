@@ -1,9 +1,9 @@
 // lab grade against the obvious alternative: one `vitest run` per learner × exercise.
 // 30 generated learners × every exercise that exists (solutions, stubs and mutants: half the
 // class correct), graded once by `lab grade` (all cores, sandboxed, a process per pair), then
-// by a naive loop running the command checker/run/dev.vitest.config.ts documents, once per
+// by a naive loop running the command bench/cold-vitest.config.ts documents, once per
 // pair, one at a time:
-//   LAB_IMPL=<file> npx vitest run --config checker/run/dev.vitest.config.ts <hidden test>
+//   LAB_IMPL=<file> npx vitest run --config bench/cold-vitest.config.ts <hidden test>
 // and, for reference, the same without npx (node_modules/vitest/vitest.mjs) on a sample.
 // Run with `npm run bench:grade` (it builds first). Options: LEARNERS=30 NAIVE=all|N SAMPLE=15.
 import { spawn } from "node:child_process";
@@ -58,7 +58,7 @@ async function timeGrade() {
   return { seconds, passed: new Map(rows.map((r) => [`${r.learner}/${r.exercise}`, r.state === "pass"])) };
 }
 
-const DEV_CONFIG = "checker/run/dev.vitest.config.ts";
+const DEV_CONFIG = "bench/cold-vitest.config.ts";
 const viaNpx = (pair) => ["npx", ["vitest", "run", "--config", DEV_CONFIG, pair.exercise.hiddenTest]];
 const viaNode = (pair) => [process.execPath, [join(paths.root, "node_modules/vitest/vitest.mjs"), "run", "--config", DEV_CONFIG, pair.exercise.hiddenTest]];
 

@@ -43,6 +43,7 @@ const client = new Anthropic({ baseURL: provider.url("echo"), apiKey: "bench", m
 const small = (i) => client.messages.create({ model: MODEL, max_tokens: 256, messages: [{ role: "user", content: `hello ${i}` }] });
 const big = document(100, 7);
 // An agent loop resends its transcript each turn: the same 100 KB document, then a new question.
+/** @type {(doc: string, i: number) => Anthropic.MessageParam[]} */
 const transcript = (doc, i) => [
   { role: "user", content: doc },
   { role: "assistant", content: "I have read it." },

@@ -48,7 +48,7 @@ for (let i = 0; i < COLD_SAMPLES; i++) {
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
-    [join(paths.root, "node_modules/vitest/vitest.mjs"), "run", "--config", "checker/run/dev.vitest.config.ts", exercise.hiddenTest],
+    [join(paths.root, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/cold-vitest.config.ts", exercise.hiddenTest],
     { cwd: paths.root, env: { ...process.env, LAB_IMPL: file }, encoding: "utf8" },
   );
   cold.push(performance.now() - started);

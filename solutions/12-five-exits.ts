@@ -67,7 +67,6 @@ type ToolResult = Anthropic.ToolResultBlockParam;
 const RESUMABLE: RunStatus[] = ["max_turns_exceeded", "budget_exceeded", "interrupted"];
 const blocks = (m: Anthropic.MessageParam): Block[] => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content);
 const results = (s: RunState) => s.messages.filter((m) => m.role === "user").flatMap(blocks).filter((b): b is ToolResult => b.type === "tool_result");
-const resultText = (r: ToolResult) => (typeof r.content === "string" ? r.content : (r.content ?? []).map((p) => ("text" in p ? p.text : "")).join(""));
 
 function cost(model: string, u: Anthropic.Usage): number {
   const p = PRICE[model] ?? PRICE["claude-opus-5"]!;

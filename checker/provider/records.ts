@@ -1,5 +1,4 @@
 /** The recorded exchanges, in arrival order, in a window bounded by count and by the bytes they carry. */
-import type { Exchange } from "./exchange.js";
 
 export interface RecordLimits {
   /** The most exchanges kept; 0 keeps none (a long-running provider that logs to disk). */
@@ -11,7 +10,8 @@ export interface RecordLimits {
 /** Enough for any test's own exchanges, small enough that a provider serving for hours stays flat. */
 export const DEFAULT_RECORD_LIMITS: RecordLimits = { exchanges: 2_000, bytes: 64 * 1024 * 1024 };
 
-export class RecordWindow {
+/** Generic over the record so this file need not import the server that defines exchanges. */
+export class RecordWindow<Exchange extends { readonly seq: number }> {
   readonly list: Exchange[] = [];
   private readonly sizes = new WeakMap<Exchange, number>();
   private bytes = 0;

@@ -56,7 +56,7 @@ export interface HandlerOptions {
 
 export class ProviderHandler {
   readonly cache: PromptCache;
-  private readonly window: RecordWindow;
+  private readonly window: RecordWindow<Exchange>;
   private readonly attempts = new BoundedCounter(ATTEMPT_FINGERPRINTS);
   private readonly scenarios = new Map<string, Scenario>();
   private seq = 0;

@@ -179,7 +179,7 @@ function filesOf(exercise: Exercise): { files: string[]; judgeRuns: (results: Ru
  * Runs the solution, the stub, every mutant, every alternative and the tier 3 reference of each
  * exercise, all in one batch so the workers never wait for one exercise's slowest file.
  */
-export async function selfCheck(runner: Runner, exercises: Exercise[]): Promise<ExerciseVerdict[]> {
+export async function selfCheck(runner: Pick<Runner, "runMany">, exercises: Exercise[]): Promise<ExerciseVerdict[]> {
   const plans = exercises.map((exercise) => ({ exercise, ...filesOf(exercise) }));
   const results = await runner.runMany(plans.flatMap((p) => p.files.map((implFile) => ({ exercise: p.exercise, implFile }))));
   let at = 0;

@@ -1,4 +1,4 @@
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic, { type RateLimitError } from "@anthropic-ai/sdk";
 import { describe, expect, test } from "vitest";
 import { callWithRetry } from "lab:impl";
 import { fakeClock, seededRandom, useScenario, type FakeClock, type ScenarioSession } from "lab:test";
@@ -142,7 +142,7 @@ describe("02 retry", () => {
     expect(reply.type).toBe("message");
     expect(session.calls().map((c) => c.status)).toEqual([429, 429, 200]);
     const probe = await settle(session.client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: "probe" }] }));
-    expect((probe.error as Anthropic.RateLimitError).headers.get("retry-after"), "the 429 carries no retry-after").toBeNull();
+    expect((probe.error as RateLimitError).headers.get("retry-after"), "the 429 carries no retry-after").toBeNull();
     const waits = gaps(fn.times);
     expect(waits.every((w) => w > 0), `seconds between attempts: ${seconds(waits)}`).toBe(true);
     expect(clock.now(), "seconds slept in all, at most (1 + 2) × 2").toBeLessThanOrEqual(6);

@@ -1,7 +1,7 @@
 /** The parts of the live screen as lines fitted to a width; the drill screen shares most of them. */
 import type { FileError, RunResult, TestOutcome } from "../../checker/run/result.js";
 import { formatSeconds } from "../progress/drills.js";
-import { GAP, line, styled, type Line, type Style } from "./screen-lines.js";
+import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { paneWidth, runSummary, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
 import { wrapCodeLine, wrapLine, wrapText } from "./wrap.js";

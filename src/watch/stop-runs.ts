@@ -1,5 +1,4 @@
 import { realTimers, type Timers } from "./timers.js";
-import type { RunnerLike } from "./watch-session.js";
 
 /** How often the workers are killed again while a stopped run winds down. */
 export const ABORT_REPEAT_MS = 250;
@@ -9,7 +8,7 @@ export const ABORT_REPEAT_MS = 250;
  * Once is not enough: a run stopped before it took its worker forks a fresh one, which
  * would run the learner's code up to the time limit.
  */
-export async function abortUntilSettled(runner: RunnerLike, settled: Promise<unknown>, timers: Timers = realTimers): Promise<void> {
+export async function abortUntilSettled(runner: { abort?(): void }, settled: Promise<unknown>, timers: Timers = realTimers): Promise<void> {
   runner.abort?.();
   const handle = timers.setInterval(() => runner.abort?.(), ABORT_REPEAT_MS);
   try {

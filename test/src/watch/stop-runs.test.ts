@@ -9,7 +9,7 @@ test("kills the workers at once, and again until the run has ended, then stops",
   let aborts = 0;
   let end!: () => void;
   const settled = new Promise<void>((r) => (end = r));
-  const stopping = abortUntilSettled({ run: async () => ({}) as never, abort: () => void aborts++ }, settled, realTimers);
+  const stopping = abortUntilSettled({ abort: () => void aborts++ }, settled, realTimers);
   expect(aborts).toBe(1);
   await vi.advanceTimersByTimeAsync(ABORT_REPEAT_MS * 3);
   expect(aborts).toBe(4); // a worker forked after the first kill is killed too
