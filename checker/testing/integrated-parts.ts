@@ -5,7 +5,7 @@
 import type Anthropic from "#anthropic-sdk";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import { ACCOUNTS, type DispatchRecord, searchDump, SUPPORT_DOCS } from "./acme-fixture.js";
+import { ACCOUNTS, type DispatchRecord, searchDump } from "./acme-fixture.js";
 import { tokenText } from "../provider/scenarios/accounting.js";
 import { usdOf } from "./pricing.js";
 
