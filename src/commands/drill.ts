@@ -44,7 +44,8 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
         poll: opts.poll ?? config.poll,
         peek: opts.peek ?? false,
         interview: opts.interview ?? false,
-        targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines },
+        targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines ?? exercise.targetLines },
+        typeCheck: config.typeCheck,
       });
     } finally {
       await runner.close();

@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { labPaths } from "../../checker/paths.js";
+import type { TypeCheckReply, TypeErrorReport } from "./type-check-protocol.js";
+
+export type { TypeErrorReport } from "./type-check-protocol.js";
+
+/** What the live screen and lab check need of a type checker; null results mean "nothing to say". */
+export interface TypeCheck {
+  /** The type errors of `file` as it is on disk now; null when it cannot be checked. */
+  check(file: string): Promise<TypeErrorReport[] | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * A warm TypeScript language service in a worker thread. The first check builds the program
+ * (a second or two, while the first run goes); later ones reuse it. Without the typescript
+ * package (a production install), every check says nothing and nothing else changes.
+ */
+export class TypeChecker implements TypeCheck {
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, (errors: TypeErrorReport[] | null) => void>();
+  private nextId = 0;
+  private available: Promise<boolean> | null = null;
+  private closed = false;
+
+  constructor(private readonly root = labPaths().root) {}
+
+  /** The worker starts at the first check, not before: its warm-up should not compete with a first run. */
+  private start(): Promise<boolean> {
+    if (this.available) return this.available;
+    const worker = new Worker(join(this.root, "dist/src/typecheck/type-check-worker.js"), { workerData: { root: this.root } });
+    worker.unref();
+    this.worker = worker;
+    this.available = new Promise((resolve) => {
+      worker.once("message", (first: { ready: boolean }) => resolve(first.ready));
+      worker.once("error", () => resolve(false));
+      worker.once("exit", () => resolve(false));
+    });
+    worker.on("message", (reply: TypeCheckReply) => {
+      if (typeof reply.id !== "number") return;
+      this.waiting.get(reply.id)?.(reply.errors);
+      this.waiting.delete(reply.id);
+    });
+    const giveUp = () => {
+      for (const done of this.waiting.values()) done(null);
+      this.waiting.clear();
+    };
+    worker.on("error", giveUp);
+    worker.on("exit", giveUp);
+    return this.available;
+  }
+
+  async check(file: string): Promise<TypeErrorReport[] | null> {
+    if (this.closed || !(await this.start())) return null;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return null;
+    }
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker!.postMessage({ id, file, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const done of this.waiting.values()) done(null);
+    this.waiting.clear();
+    await this.worker?.terminate();
+  }
+}
