@@ -12,7 +12,7 @@ export interface CheckOptions {
 
 /** `lab check N`: one run, printed as rows; exit 0 only when every test passes. */
 export async function checkCommand(key: string, opts: CheckOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: opts.file === undefined });
   const exercise = exerciseOrFail(ctx, key);
   const implFile = implFileOrFail(ctx, io, exercise, opts.file);
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds });

@@ -53,7 +53,7 @@ async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: P
 
 /** `lab start N`: the live screen in a terminal, one plain run anywhere else. */
 export async function startCommand(key: string, opts: StartOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   let exercise = exerciseOrFail(ctx, key);
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
   if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress);

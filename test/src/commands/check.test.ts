@@ -107,7 +107,7 @@ describe("lab check as a process, on the real exercise 1", () => {
     const total = Number(/^(\d+) passed/m.exec(pass.stdout)![1]);
     expect(fail.stdout).toContain(`0 passed, ${total} failed`);
     expect(fail.stdout.split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(total);
-  }, 60_000);
+  }, 180_000); // two whole processes, each with a cold type check after its run
 });
 
 describe("an exercise folder that does not load", () => {
