@@ -70,7 +70,8 @@ test("timing: the clock runs from the first save; green stops it and shows how t
       top-level constants, signatures, braces and comments do not.
       Target: 10:00 met with 6:00 to spare; 25 lines met with 2 lines to spare.
       Personal best 3:20: this one was 0:40 slower.
-      Last 1: 3:20 — 0:40 slower than their green average, 3:20.
+      Last 1: 3:20.
+      This one was 0:40 slower than the average of their green ones, 3:20.
 
     h hint · l lesson · 1 3 reference · s solution · r rerun · q quit"
   `);
