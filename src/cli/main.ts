@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { CommanderError } from "commander";
 import { ExerciseError } from "../../checker/run/exercises.js";
 import { ConfigError } from "../config/schema.js";
@@ -17,7 +18,9 @@ export async function main(argv: string[] = process.argv, io: Io = processIo()):
       return err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help" ? 0 : USAGE_EXIT;
     }
     if (err instanceof UserError || err instanceof ConfigError || err instanceof ExerciseError) {
-      writeLine(io.stderr, err.message);
+      // A parser's coloured excerpt (a config that does not parse) keeps its colours only on a terminal.
+      const toTerminal = Boolean((io.stderr as { isTTY?: boolean }).isTTY);
+      writeLine(io.stderr, toTerminal ? err.message : stripVTControlCharacters(err.message));
       return err instanceof UserError ? err.exitCode : 1;
     }
     writeLine(io.stderr, `lab: unexpected error: ${(err as Error).stack ?? String(err)}`);

@@ -85,3 +85,14 @@ describe("usage errors exit 2 everywhere; --version", () => {
     expect(readdirSync(away)).toEqual([]);
   });
 });
+
+test("a config error printed to a pipe carries no colour codes", async () => {
+  const { tempDir } = await import("../../support/temp-dir.js");
+  const { writeFileSync } = await import("node:fs");
+  const dir = tempDir("colour");
+  writeFileSync(join(dir, "lab.config.ts"), "export default {\n");
+  const io = captureIo(dir);
+  expect(await main(["node", "lab", "list"], io)).toBe(1);
+  expect(io.err()).toContain(`${join(dir, "lab.config.ts")}: `);
+  expect(io.err()).not.toMatch(/\u001b\[/);
+});
