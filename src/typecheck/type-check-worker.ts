@@ -1,14 +1,18 @@
 /**
- * A warm TypeScript language service in a worker thread: it keeps the SDK's and Node's
+ * A warm TypeScript language service in a child process: it keeps the SDK's and Node's
  * declarations parsed between checks, so checking the learner's file again after a save
- * costs tens of milliseconds, off the thread that draws the screen.
+ * costs tens of milliseconds. The process runs at the lowest priority, so when a check and
+ * a test run want the CPU at once, the run gets it.
  */
 import { join } from "node:path";
-import { parentPort, workerData } from "node:worker_threads";
 import type { TypeErrorReport, TypeCheckReply, TypeCheckRequest } from "./type-check-protocol.js";
 
-const { root } = workerData as { root: string };
-const port = parentPort!;
+const root = process.argv[2]!;
+const port = {
+  postMessage: (message: unknown) => process.send?.(message),
+  on: (event: "message", listener: (message: TypeCheckRequest) => void) => process.on(event, listener),
+};
+process.on("disconnect", () => process.exit(0));
 
 type Ts = typeof import("typescript");
 const ts: Ts | null = await import("typescript").then((m) => (m.default ?? m) as Ts).catch(() => null);

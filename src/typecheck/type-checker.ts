@@ -1,6 +1,7 @@
+import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import { labPaths } from "../../checker/paths.js";
 import type { TypeCheckReply, TypeErrorReport } from "./type-check-protocol.js";
 
@@ -13,13 +14,16 @@ export interface TypeCheck {
   close(): Promise<void>;
 }
 
+/** The lowest scheduling priority: a type check gives way to a test run wanting the same CPU. */
+const IDLE_PRIORITY = 19;
+
 /**
- * A warm TypeScript language service in a worker thread. The first check builds the program
- * (a second or two, while the first run goes); later ones reuse it. Without the typescript
+ * A warm TypeScript language service in a child process at the lowest priority. The first
+ * check builds the program (a second or two); later ones reuse it. Without the typescript
  * package (a production install), every check says nothing and nothing else changes.
  */
 export class TypeChecker implements TypeCheck {
-  private worker: Worker | null = null;
+  private worker: ChildProcess | null = null;
   private readonly waiting = new Map<number, (errors: TypeErrorReport[] | null) => void>();
   private nextId = 0;
   private available: Promise<boolean> | null = null;
@@ -30,8 +34,17 @@ export class TypeChecker implements TypeCheck {
   /** The worker starts at the first check, not before: its warm-up should not compete with a first run. */
   private start(): Promise<boolean> {
     if (this.available) return this.available;
-    const worker = new Worker(join(this.root, "dist/src/typecheck/type-check-worker.js"), { workerData: { root: this.root } });
+    const worker = fork(join(this.root, "dist/src/typecheck/type-check-worker.js"), [this.root], {
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+      execArgv: [],
+    });
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, IDLE_PRIORITY);
+    } catch {
+      // a platform that refuses: the check still works, at normal priority
+    }
     worker.unref();
+    worker.channel?.unref();
     this.worker = worker;
     this.available = new Promise((resolve) => {
       worker.once("message", (first: { ready: boolean }) => resolve(first.ready));
@@ -63,7 +76,7 @@ export class TypeChecker implements TypeCheck {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.worker!.postMessage({ id, file, text });
+      this.worker!.send({ id, file, text });
     });
   }
 
@@ -72,6 +85,11 @@ export class TypeChecker implements TypeCheck {
     this.closed = true;
     for (const done of this.waiting.values()) done(null);
     this.waiting.clear();
-    await this.worker?.terminate();
+    const worker = this.worker;
+    if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      worker.once("exit", () => resolve());
+      worker.kill();
+    });
   }
 }
