@@ -43,11 +43,14 @@ export class TypeChecker implements TypeCheck {
     } catch {
       // a platform that refuses: the check still works, at normal priority
     }
+    // Held open only while an answer is awaited (hold()), so an idle checker never keeps lab running.
     worker.unref();
-    worker.channel?.unref();
     this.worker = worker;
     this.available = new Promise((resolve) => {
-      worker.once("message", (first: { ready: boolean }) => resolve(first.ready));
+      worker.once("message", (first: { ready: boolean }) => {
+        this.hold();
+        resolve(first.ready);
+      });
       worker.once("error", () => resolve(false));
       worker.once("exit", () => resolve(false));
     });
@@ -55,6 +58,7 @@ export class TypeChecker implements TypeCheck {
       if (typeof reply.id !== "number") return;
       this.waiting.get(reply.id)?.(reply.errors);
       this.waiting.delete(reply.id);
+      this.hold();
     });
     const giveUp = () => {
       for (const done of this.waiting.values()) done(null);
@@ -63,6 +67,12 @@ export class TypeChecker implements TypeCheck {
     worker.on("error", giveUp);
     worker.on("exit", giveUp);
     return this.available;
+  }
+
+  /** Keeps the IPC channel (and so lab) alive exactly while a check is awaited. */
+  private hold(): void {
+    if (this.waiting.size > 0) this.worker?.channel?.ref();
+    else this.worker?.channel?.unref();
   }
 
   async check(file: string): Promise<TypeErrorReport[] | null> {
@@ -76,6 +86,7 @@ export class TypeChecker implements TypeCheck {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
+      this.hold();
       this.worker!.send({ id, file, text });
     });
   }
@@ -87,6 +98,7 @@ export class TypeChecker implements TypeCheck {
     this.waiting.clear();
     const worker = this.worker;
     if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
+    worker.ref(); // held until it has exited, so close() resolves
     await new Promise<void>((resolve) => {
       worker.once("exit", () => resolve());
       worker.kill();

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, expect, test } from "vitest";
@@ -22,4 +23,16 @@ test("a string given to a number is a type error with its line and column; the f
 
 test("a file that is gone says nothing, rather than something wrong", async () => {
   expect(await checker.check(join(tempDir("types"), "missing.ts"))).toBeNull();
+}, 120_000);
+
+test("a process that awaits a check and then close() ends on its own, exit 0 (the checker holds it open only while it is awaited)", () => {
+  const root = resolve(import.meta.dirname, "../../..");
+  const script = `import { TypeChecker } from ${JSON.stringify(join(root, "dist/src/typecheck/type-checker.js"))};
+const t = new TypeChecker();
+const errors = await t.check(${JSON.stringify(join(root, "solutions/01-tool-loop.ts"))});
+await t.close();
+console.log(JSON.stringify(errors));`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 110_000 });
+  expect(run.status).toBe(0);
+  expect(run.stdout.trim()).toBe("[]");
 }, 120_000);
