@@ -8,6 +8,9 @@ export default defineConfig({
   editor: null,
   // A test run that takes longer than this is stopped and reported.
   timeoutSeconds: 10,
-  drill: { targetSeconds: 600, targetLines: 25 },
+  // Type errors in your file are shown beside the test results (never instead of them).
+  typeCheck: true,
+  // targetLines is each exercise's own unless you set one here for all of them.
+  drill: { targetSeconds: 600 },
   provider: { port: 4010, cacheMinTokens: 1024 },
 });

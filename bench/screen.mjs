@@ -21,6 +21,9 @@ const { importScreen } = await load("src/screen/import-screen.js");
 const { runScreen } = await importScreen(() => load("src/screen/run-screen.js"));
 const { initialScreenState } = await load("src/screen/screen-state.js");
 const { createScreenStore } = await load("src/screen/screen-store.js");
+const { TypeChecker } = await load("src/typecheck/type-checker.js");
+// As lab start runs by default: the type checker on. --no-types measures the screen without it.
+const withTypes = !process.argv.includes("--no-types");
 
 const SAVES = 20;
 const WARM_UP = 2;
@@ -73,12 +76,15 @@ copyFileSync(exercise.stub, file);
 const io = { stdout: new Stdout(), stderr: new Stdout(), stdin: new Stdin(), env: {}, cwd: dir };
 
 const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true });
-const session = await WatchSession.start({ runner, exercise, file, poll: false });
+const typeCheck = withTypes ? new TypeChecker() : undefined;
+const session = await WatchSession.start({ runner, exercise, file, poll: false, typeCheck });
 const marks = {};
+const typed = [];
 session.subscribe((e) => {
   if (e.type === "save-seen") marks.seen ??= performance.now();
   if (e.type === "run-started") marks.started = performance.now();
   if (e.type === "run-finished") marks.finished = performance.now();
+  if (e.type === "type-errors" && marks.finished) typed.push(performance.now() - marks.finished);
 });
 const store = createScreenStore(initialScreenState({ exercise, file, next: null }));
 const progress = new ProgressStore(dir, () => {});
@@ -103,6 +109,7 @@ io.stdin.press("q");
 await exit;
 await session.close();
 await runner.close();
+await typeCheck?.close();
 rmSync(dir, { recursive: true, force: true });
 
 const median = (xs) => {
@@ -111,9 +118,10 @@ const median = (xs) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 const totals = samples.map((s) => s.total);
-console.log(`lab start screen: save → updated rows, exercise 1's real tests (${exercise.hiddenTest.split("/").slice(-2).join("/")})`);
+console.log(`lab start screen: save → updated rows, exercise 1's real tests (${exercise.hiddenTest.split("/").slice(-2).join("/")}), type checker ${withTypes ? "on" : "off (--no-types)"}`);
 console.log(`${SAVES} saves after ${WARM_UP} warm-up saves, ${PAUSE_MS / 1000} s apart as a human would save, so the pre-forked worker is ready`);
 console.log(`  median ${ms(median(totals))}  min ${ms(Math.min(...totals))}  max ${ms(Math.max(...totals))}  (target ≤ ${TARGET_MS} ms: ${median(totals) <= TARGET_MS ? "met" : "NOT met"})`);
 const part = (f) => ms(median(samples.map(f)));
 console.log(`  where it goes (medians): save → watcher event ${part((s) => s.seen)} · → run started ${part((s) => s.started - s.seen)} (the ${SAVE_DEBOUNCE_MS} ms save debounce)`);
 console.log(`                           run started → finished ${part((s) => s.finished - s.started)} (the runner: exercise 1's hidden tests) · → rows drawn ${part((s) => s.total - s.finished)}`);
+if (withTypes) console.log(`  type errors shown after the rows (a warning, after the verdict): median ${ms(median(typed.slice(WARM_UP)))} later, over ${typed.length} checks`);

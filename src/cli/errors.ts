@@ -8,3 +8,14 @@ export class UserError extends Error {
     super(message);
   }
 }
+
+/** The exit code of a command used the wrong way (a bad option, an unknown exercise): not a failing test's 1. */
+export const USAGE_EXIT = 2;
+
+/** A command used the wrong way: one sentence, exit code 2. */
+export class UsageError extends UserError {
+  override name = "UsageError";
+  constructor(message: string) {
+    super(message, USAGE_EXIT);
+  }
+}

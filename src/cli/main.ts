@@ -1,7 +1,8 @@
+import { stripVTControlCharacters } from "node:util";
 import { CommanderError } from "commander";
 import { ExerciseError } from "../../checker/run/exercises.js";
 import { ConfigError } from "../config/schema.js";
-import { UserError } from "./errors.js";
+import { USAGE_EXIT, UserError } from "./errors.js";
 import { processIo, writeLine, type Io } from "./io.js";
 import { buildProgram } from "./program.js";
 
@@ -13,10 +14,13 @@ export async function main(argv: string[] = process.argv, io: Io = processIo()):
     return outcome.code;
   } catch (err) {
     if (err instanceof CommanderError) {
-      return err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help" ? 0 : err.exitCode;
+      // Everything else commander throws is a usage error: a missing argument, an unknown option or command.
+      return err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help" ? 0 : USAGE_EXIT;
     }
     if (err instanceof UserError || err instanceof ConfigError || err instanceof ExerciseError) {
-      writeLine(io.stderr, err.message);
+      // A parser's coloured excerpt (a config that does not parse) keeps its colours only on a terminal.
+      const toTerminal = Boolean((io.stderr as { isTTY?: boolean }).isTTY);
+      writeLine(io.stderr, toTerminal ? err.message : stripVTControlCharacters(err.message));
       return err instanceof UserError ? err.exitCode : 1;
     }
     writeLine(io.stderr, `lab: unexpected error: ${(err as Error).stack ?? String(err)}`);

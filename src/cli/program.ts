@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { packageRoot } from "../../checker/paths.js";
 import type { GradeFlags } from "../grade/options.js";
 import type { Io } from "./io.js";
 
@@ -22,6 +25,9 @@ Examples:
   $ lab triage "rotate a key" --tenant acme   exercise 11's triage agent on the scripted provider
 `;
 
+/** The version in the lab's package.json. */
+export const labVersion = () => (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+
 export function parseTier(value: string): number {
   if (value !== "1" && value !== "2" && value !== "3") throw new InvalidArgumentError("a tier is 1, 2 or 3.");
   return Number(value);
@@ -40,6 +46,7 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .description("A terminal lab for the guards around an AI agent's tool-calling loop.")
     .showHelpAfterError("(run lab --help for usage)")
     .addHelpText("after", EXAMPLES)
+    .version(labVersion(), "-v, --version", "print lab's version")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .allowExcessArguments(true)
@@ -93,7 +100,7 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .command("show <exercise>")
     .description("show an exercise's lesson or a reference tier")
     .addOption(new Option("--tier <tier>", "reference tier: 1 pseudocode, 2 LangGraph JS, 3 the SDK").argParser(parseTier))
-    .option("--lesson", "show the lesson")
+    .addOption(new Option("--lesson", "show the lesson").conflicts("tier"))
     .addHelpText("after", "\nExample:\n  $ lab show 1 --tier 1\n")
     .action(async (key: string, opts: { tier?: number; lesson?: boolean }) => {
       const { showCommand } = await import("../commands/show.js");

@@ -6,7 +6,8 @@ import { writeLine, type Io } from "../cli/io.js";
 import { inLearnerWords } from "../report/learner-words.js";
 import { DEFAULT_MEMORY_MB } from "../grade/options.js";
 import { workerSandbox } from "../grade/sandbox.js";
-import { describeRun } from "../report/plain-run.js";
+import { describeRun, describeTypeErrors } from "../report/plain-run.js";
+import { TypeChecker } from "../typecheck/type-checker.js";
 import { exerciseOrFail, implFileOrFail, loadContext, type LabContext } from "./context.js";
 
 export interface CheckOptions {
@@ -33,15 +34,18 @@ function wallsFor(ctx: LabContext, implFile: string): RunnerOptions | null {
 
 /** `lab check N`: one run, printed as rows; exit 0 only when every test passes. */
 export async function checkCommand(key: string, opts: CheckOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: opts.file === undefined });
   const exercise = exerciseOrFail(ctx, key);
   const implFile = implFileOrFail(ctx, io, exercise, opts.file);
   const walls = wallsFor(ctx, implFile);
   if (walls) writeLine(io.stderr, CHECK_NOTES.walled(implFile));
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls });
+  const typeCheck = opts.json || !ctx.config.config.typeCheck ? null : new TypeChecker();
   try {
     const request = { exercise, implFile };
     const result = walls ? (await runner.runMany([request]))[0]! : await runner.run(request);
+    // After the run, so it never takes CPU from it: the type check is a warning, not the verdict.
+    const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
     if (opts.json) {
       writeLine(io.stdout, JSON.stringify(result, null, 2));
     } else {
@@ -49,10 +53,13 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
       writeLine(io.stdout, `lab check ${exercise.number}: ${exercise.title}`);
       writeLine(io.stdout, `file: ${implFile}`);
       writeLine(io.stdout);
-      for (const line of describeRun(said)) writeLine(io.stdout, line);
+      const lines = describeRun(said);
+      // The type errors go just above the closing line, which stays last for whoever reads it.
+      lines.splice(lines.length - 1, 0, ...describeTypeErrors(await typeErrors));
+      for (const line of lines) writeLine(io.stdout, line);
     }
     return result.status === "passed" ? 0 : 1;
   } finally {
-    await runner.close();
+    await Promise.all([runner.close(), typeCheck?.close()]);
   }
 }

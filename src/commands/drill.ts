@@ -17,7 +17,7 @@ export interface DrillFlags {
  * latest drill file (see src/drill/plain-drill.ts for the exit codes).
  */
 export async function drillCommand(key: string | undefined, opts: DrillFlags, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   const { config, workspaceDir } = ctx.config;
   if (opts.history !== undefined && opts.history !== false) {
     const wanted = key ?? (typeof opts.history === "string" ? opts.history : undefined);
@@ -44,7 +44,8 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
         poll: opts.poll ?? config.poll,
         peek: opts.peek ?? false,
         interview: opts.interview ?? false,
-        targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines },
+        targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines ?? exercise.targetLines },
+        typeCheck: config.typeCheck,
       });
     } finally {
       await runner.close();

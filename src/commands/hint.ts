@@ -10,7 +10,7 @@ export const HINT_MESSAGES = {
 
 /** `lab hint N`: the next hint, one per call, remembered in progress; after the last, all of them again. */
 export async function hintCommand(key: string, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   const exercise = exerciseOrFail(ctx, key);
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
   const { hints, number: n } = exercise;

@@ -6,7 +6,7 @@ import { loadContext, type LabContext } from "./context.js";
 
 /** `lab` and `lab list`: every exercise, its status and the next step; a picker in a terminal. */
 export async function listCommand(io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
   const table = exerciseTable(ctx.exercises, ctx.config.workspaceDir, progress);
   if (!isInteractive(io) || table.rows.length === 0) {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
-import { UserError } from "../cli/errors.js";
+import { UsageError, UserError } from "../cli/errors.js";
 import { isInteractive, writeLine, type Io } from "../cli/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { resetToStub, WorkspaceWriteError } from "../progress/workspace-files.js";
@@ -26,7 +26,7 @@ async function confirm(io: Io, question: string): Promise<boolean> {
 
 /** `lab reset N`: puts the stub back after a confirmation, keeping a timestamped backup of the learner's file. */
 export async function resetCommand(key: string, opts: { yes?: boolean }, io: Io, paths?: LabContext["paths"], now = () => new Date()): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   const exercise = exerciseOrFail(ctx, key);
   const file = workspaceFile(ctx, exercise);
   if (!existsSync(file)) {
@@ -34,7 +34,7 @@ export async function resetCommand(key: string, opts: { yes?: boolean }, io: Io,
     return 0;
   }
   if (!opts.yes) {
-    if (!isInteractive(io)) throw new UserError(RESET_MESSAGES.needsYes);
+    if (!isInteractive(io)) throw new UsageError(RESET_MESSAGES.needsYes);
     if (!(await confirm(io, RESET_MESSAGES.question(file)))) {
       writeLine(io.stdout, RESET_MESSAGES.kept);
       return 0;

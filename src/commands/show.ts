@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/run/exercises.js";
-import { UserError } from "../cli/errors.js";
+import { UsageError } from "../cli/errors.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { TIER_NAMES } from "../screen/tier-names.js";
@@ -35,11 +35,11 @@ function overview(ctx: LabContext, exercise: Exercise, seen: number): string[] {
 
 /** `lab show N [--tier T] [--lesson]`: a reference tier, the lesson, or what there is to see. */
 export async function showCommand(key: string, opts: ShowOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   const exercise = exerciseOrFail(ctx, key);
   if (opts.tier !== undefined) {
     const file = exercise.references[opts.tier];
-    if (!file) throw new UserError(SHOW_MESSAGES.noTier(exercise.number, opts.tier, exercise.tiers));
+    if (!file) throw new UsageError(SHOW_MESSAGES.noTier(exercise.number, opts.tier, exercise.tiers));
     io.stdout.write(readFileSync(file, "utf8"));
     return 0;
   }

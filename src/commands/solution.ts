@@ -14,7 +14,7 @@ export const SOLUTION_MESSAGES = {
 
 /** `lab solution N`: the reference solution, after the exercise has passed once, or with --force (recorded). */
 export async function solutionCommand(key: string, opts: { force?: boolean }, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   const exercise = exerciseOrFail(ctx, key);
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
   const passed = Boolean(progress.exercise(exercise.id).passedAt);

@@ -8,6 +8,7 @@ import { ensureFromStub, WorkspaceWriteError } from "../progress/workspace-files
 import { openInEditor } from "../screen/open-editor.js";
 import { plainPrinter } from "../screen/plain-printer.js";
 import { fileLink } from "../screen/terminal-link.js";
+import { TypeChecker } from "../typecheck/type-checker.js";
 import { INTERRUPTED_EXIT_CODE, runOnce } from "../watch/run-once.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
 
@@ -52,7 +53,7 @@ async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: P
 
 /** `lab start N`: the live screen in a terminal, one plain run anywhere else. */
 export async function startCommand(key: string, opts: StartOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
-  const ctx = await loadContext(io, paths);
+  const ctx = await loadContext(io, paths, { workspace: true });
   let exercise = exerciseOrFail(ctx, key);
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
   if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress);
@@ -61,6 +62,7 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
   const { importScreen } = await import("../screen/import-screen.js");
   const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true });
+  const typeCheck = ctx.config.config.typeCheck ? new TypeChecker() : undefined;
   try {
     for (;;) {
       const file = prepareFile(ctx, io, exercise, progress, true);
@@ -68,11 +70,11 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
       const editor = ctx.config.config.editor;
       const next = ctx.exercises.find((e) => e.number > exercise.number) ?? null;
       const openEditor = editor ? (onError: (sentence: string) => void) => openInEditor(editor, file, onError) : null;
-      const exit = await watchExercise({ io, exercise, file, next, runner, progress, poll, openEditor });
+      const exit = await watchExercise({ io, exercise, file, next, runner, progress, poll, openEditor, typeCheck });
       if (exit !== "next" || !next) return 0;
       exercise = next;
     }
   } finally {
-    await runner.close();
+    await Promise.all([runner.close(), typeCheck?.close()]);
   }
 }

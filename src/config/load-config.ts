@@ -5,6 +5,10 @@ import { ConfigError, resolveConfig, type LabConfig } from "./schema.js";
 
 export const CONFIG_FILE = "lab.config.ts";
 
+export const CONFIG_MESSAGES = {
+  noDefault: (file: string) => `${file}: has no default export, so none of its settings would apply; write export default defineConfig({ ... }).`,
+} as const;
+
 export interface LoadedConfig {
   config: LabConfig;
   /** The config file that was read, or null when defaults were used. */
@@ -45,6 +49,7 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
   let user: unknown;
   if (file) {
     user = await evaluate(file);
+    if (user === undefined) throw new ConfigError(CONFIG_MESSAGES.noDefault(file));
   }
   const config = resolveConfig(user, file ?? CONFIG_FILE);
   return { config, file, root, workspaceDir: resolve(root, config.workspace) };

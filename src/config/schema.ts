@@ -8,7 +8,10 @@ export interface LabConfig {
   timeoutSeconds: number;
   /** Poll the file system instead of relying on native change events. */
   poll: boolean;
-  drill: { targetSeconds: number; targetLines: number };
+  /** Type-check the learner's file after each run and show its errors as a warning. */
+  typeCheck: boolean;
+  /** `targetLines` null: each exercise's own target (its exercise.json). */
+  drill: { targetSeconds: number; targetLines: number | null };
   provider: { port: number; cacheMinTokens: number };
 }
 
@@ -17,6 +20,7 @@ export interface UserConfig {
   editor?: string | null;
   timeoutSeconds?: number;
   poll?: boolean;
+  typeCheck?: boolean;
   drill?: Partial<LabConfig["drill"]>;
   provider?: Partial<LabConfig["provider"]>;
 }
@@ -26,16 +30,22 @@ export const DEFAULT_CONFIG: LabConfig = {
   editor: null,
   timeoutSeconds: 10,
   poll: false,
-  drill: { targetSeconds: 600, targetLines: 25 },
+  typeCheck: true,
+  drill: { targetSeconds: 600, targetLines: null },
   provider: { port: 4010, cacheMinTokens: 1024 },
 };
 
 type Check = (value: unknown) => string | null;
 
-const positiveNumber: Check = (v) =>
-  typeof v === "number" && Number.isFinite(v) && v > 0 ? null : "must be a positive number";
+/** The longest time limit a run may have: an hour is already far past any hidden test. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+
 const positiveInteger: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? null : "must be a positive whole number";
+const timeLimit: Check = (v) =>
+  typeof v === "number" && Number.isFinite(v) && v > 0 && v <= MAX_TIMEOUT_SECONDS
+    ? null
+    : `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}`;
 const port: Check = (v) =>
   Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? null : "must be a port number from 0 to 65535";
 const nonEmptyString: Check = (v) => (typeof v === "string" && v.trim() !== "" ? null : "must be a non-empty string");
@@ -45,9 +55,10 @@ const boolean: Check = (v) => (typeof v === "boolean" ? null : "must be true or 
 const FIELDS: Record<string, Check | Record<string, Check>> = {
   workspace: nonEmptyString,
   editor: stringOrNull,
-  timeoutSeconds: positiveNumber,
+  timeoutSeconds: timeLimit,
   poll: boolean,
-  drill: { targetSeconds: positiveInteger, targetLines: positiveInteger },
+  typeCheck: boolean,
+  drill: { targetSeconds: positiveInteger, targetLines: (v) => (v === null ? null : positiveInteger(v)) },
   provider: { port, cacheMinTokens: positiveInteger },
 };
 

@@ -44,13 +44,15 @@ function bestLine(attempt: AttemptResult, best: number | null): string {
   return M.slowerThanBest(best, delta);
 }
 
-function lastFiveLine(attempt: AttemptResult, lastFive: DrillRecord[]): string {
+/** The last five attempts, then (after green) a sentence comparing this one with their green average. */
+function lastFiveLines(attempt: AttemptResult, lastFive: DrillRecord[]): string[] {
   const list = lastFive.map((r) => (r.passed ? M.greenTime(r.seconds, r.peeked === true) : M.gaveUpAt(r.seconds))).join(" · ");
   const green = lastFive.filter((r) => r.passed).map((r) => r.seconds);
-  if (!attempt.passed) return M.lastFive(lastFive.length, list);
-  if (green.length === 0) return `${M.lastFive(lastFive.length, list)} — ${M.noGreenToCompare}`;
+  const listed = M.lastFive(lastFive.length, list);
+  if (!attempt.passed) return [listed];
+  if (green.length === 0) return [listed, M.noGreenToCompare];
   const average = green.reduce((a, b) => a + b, 0) / green.length;
-  return `${M.lastFive(lastFive.length, list)} — ${M.versusAverage(average, whole(attempt.seconds) - whole(average))}`;
+  return [listed, M.versusAverage(average, whole(attempt.seconds) - whole(average))];
 }
 
 /**
@@ -61,14 +63,14 @@ export function resultLines(attempt: AttemptResult, previous: DrillRecord[], tar
   const { seconds, lines, runs, peeked } = attempt;
   const lastFive = previous.slice(-5);
   if (!attempt.passed) {
-    return [M.gaveUp(seconds, lines, runs, peeked), ...(lastFive.length > 0 ? [lastFiveLine(attempt, lastFive)] : [])];
+    return [M.gaveUp(seconds, lines, runs, peeked), ...(lastFive.length > 0 ? lastFiveLines(attempt, lastFive) : [])];
   }
   return [
     M.green(seconds, lines, runs, peeked),
     M.linesCounted,
     targetLine(attempt, targets),
     bestLine(attempt, personalBest(previous)),
-    ...(lastFive.length > 0 ? [lastFiveLine(attempt, lastFive)] : []),
+    ...(lastFive.length > 0 ? lastFiveLines(attempt, lastFive) : []),
     ...(attempt.interview ? [M.interviewScore(attempt.interview.right, attempt.interview.asked)] : []),
   ];
 }

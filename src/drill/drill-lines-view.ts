@@ -15,6 +15,7 @@ import {
   statusLine,
   testRowLines,
   titleLines,
+  typeErrorLines,
 } from "../screen/screen-parts.js";
 import type { ScreenState } from "../screen/screen-state.js";
 import { wrapCodeLine, wrapLine } from "../screen/wrap.js";
@@ -106,6 +107,7 @@ function drillParts(frame: DrillFrame) {
     header: drillHeaderLines(frame),
     notes: [
       ...section(interviewLines(frame)),
+      ...section(typeErrorLines(frame.screen, width)),
       ...section(noticeLines(frame.screen, width)),
       ...section(hintLines(frame.screen, width)),
       ...section(peekLines(frame)),

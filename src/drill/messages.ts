@@ -39,14 +39,14 @@ export const DRILL_MESSAGES = {
   slowerThanBest: (best: number, slower: number) => `Personal best ${formatSeconds(best)}: this one was ${formatSeconds(slower)} slower.`,
   peekedNoBest: (best: number | null) =>
     `Peeked, so it does not count as a personal best${best === null ? "" : ` (your best: ${formatSeconds(best)})`}.`,
-  lastFive: (count: number, list: string) => `Last ${count}: ${list}`,
+  lastFive: (count: number, list: string) => `Last ${count}: ${list}.`,
   gaveUpAt: (seconds: number) => `gave up at ${formatSeconds(seconds)}`,
   greenTime: (seconds: number, peeked: boolean) => `${formatSeconds(seconds)}${peeked ? " (peeked)" : ""}`,
   versusAverage: (average: number, delta: number) =>
     delta === 0
-      ? `the same as their green average, ${formatSeconds(average)}.`
-      : `${formatSeconds(Math.abs(delta))} ${delta < 0 ? "faster" : "slower"} than their green average, ${formatSeconds(average)}.`,
-  noGreenToCompare: "none of them green.",
+      ? `This one took as long as the average of their green ones, ${formatSeconds(average)}.`
+      : `This one was ${formatSeconds(Math.abs(delta))} ${delta < 0 ? "faster" : "slower"} than the average of their green ones, ${formatSeconds(average)}.`,
+  noGreenToCompare: "None of them was green, so there is no average to compare with.",
   interviewScore: (right: number, asked: number) => `Interview: ${right} of ${asked} right.`,
   notStarted: (file: string, removed: boolean) =>
     removed ? `You quit before your first save, so nothing was recorded and the empty drill file ${file} was removed.` : `You quit before your first save, so nothing was recorded.`,

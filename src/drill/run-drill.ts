@@ -12,6 +12,7 @@ import { initialScreenState } from "../screen/screen-state.js";
 import { createScreenStore } from "../screen/screen-store.js";
 import { fileLink } from "../screen/terminal-link.js";
 import { WATCH_MESSAGES } from "../screen/watch-exercise.js";
+import { TypeChecker } from "../typecheck/type-checker.js";
 import { WatchSession, type RunnerLike, type SessionListener } from "../watch/watch-session.js";
 import { resultLines, type AttemptResult, type DrillTargets } from "./compare.js";
 import { createDrillFile } from "./drill-files.js";
@@ -46,6 +47,8 @@ export interface DrillOptions {
   /** Starts watching the drill file; tests pass a fake session. */
   startSession?: (file: string) => Promise<DrillSession>;
   tickMs?: number;
+  /** Type-check the drill file after each run (a warning on the screen); on unless false. */
+  typeCheck?: boolean;
 }
 
 /** Lines of code in the drill file now; a file that is gone counts none. */
@@ -102,7 +105,9 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   const drill = createDrillStore(
     initialDrillState({ exercise, attempt, file, given, peek: options.peek, questions: options.interview ? exercise.questions : null }),
   );
-  const startSession = options.startSession ?? ((f: string) => WatchSession.start({ runner: options.runner, exercise, file: f, poll: options.poll }));
+  const typeCheck = options.startSession || options.typeCheck === false ? null : new TypeChecker();
+  const startSession =
+    options.startSession ?? ((f: string) => WatchSession.start({ runner: options.runner, exercise, file: f, poll: options.poll, typeCheck: typeCheck ?? undefined }));
   const session = await startSession(file);
   const measure = () => measureFile(file);
   const version = () => readFileSafe(file);
@@ -132,6 +137,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
     // Quitting must not wait for learner code that may never end.
     if (session.running) writeLine(io.stdout, WATCH_MESSAGES.stopping);
     await session.close({ stopRun: true });
+    await typeCheck?.close();
   }
 
   const final = recordAt(quitAt);

@@ -1,4 +1,6 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/run/result.js";
+import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
+import type { TypeErrorReport } from "../typecheck/type-checker.js";
 
 const indent = (text: string, pad = "        ") => text.split("\n").map((line) => pad + line).join("\n");
 
@@ -39,4 +41,10 @@ export function describeRun(result: RunResult): string[] {
   if (result.error) lines.push("", ...describeFileError(result.error));
   lines.push("", closingLine(result));
   return lines;
+}
+
+/** Every type error of the file, as a warning: the tests ran regardless. Nothing when there are none. */
+export function describeTypeErrors(errors: TypeErrorReport[] | null): string[] {
+  if (!errors || errors.length === 0) return [];
+  return [SCREEN_MESSAGES.typeErrors(errors.length), ...errors.map((e) => `  ${SCREEN_MESSAGES.typeError(e.line, e.column, e.message)}`), ""];
 }

@@ -2,7 +2,7 @@
 import { keyHints } from "./key-bar.js";
 import { GAP, line, section, type Line } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
-import { headerLines, hintLines, keyLines, noticeLines, outcomeLines, paneChrome, paneLines, testRowLines } from "./screen-parts.js";
+import { headerLines, hintLines, typeErrorLines, keyLines, noticeLines, outcomeLines, paneChrome, paneLines, testRowLines } from "./screen-parts.js";
 import type { ScreenState } from "./screen-state.js";
 
 /** Lines the live part may take: one fewer than the terminal has, or the top scrolls away. */
@@ -20,7 +20,7 @@ function frameParts(state: ScreenState, elapsedMs: number, interactive: boolean)
   const width = state.size.columns;
   return {
     header: headerLines(state, elapsedMs, width),
-    notes: [...section(noticeLines(state, width)), ...section(hintLines(state, width))],
+    notes: [...section(typeErrorLines(state, width)), ...section(noticeLines(state, width)), ...section(hintLines(state, width))],
     keys: interactive ? section(keyLines(keyHints(state), width)) : [],
   };
 }

@@ -22,5 +22,8 @@ export const SCREEN_MESSAGES = {
   rowState: { pending: "to run", running: "running", passed: "passed", failed: "failed", "not-run": "not run", skipped: "skipped" },
   moreRows: (n: number) => `… and ${n} more`,
   moreBelow: (n: number) => `… ${n} more lines: lab check shows them all`,
+  typeErrors: (n: number) => `${n === 1 ? "A type error" : `${n} type errors`} in your file (a warning: the tests ran anyway):`,
+  typeError: (line: number, column: number, message: string) => `${line}:${column} ${message}`,
+  moreTypeErrors: (n: number) => `… and ${n} more (your editor shows them all)`,
   paneFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page · esc close`,
 } as const;

@@ -169,6 +169,21 @@ export function noticeLines(state: ScreenState, width: number): Line[] {
   return texts.flatMap((text) => styled(wrapLine(text, width), { color: "yellow" }));
 }
 
+/** How many type errors the screen lists; the rest are counted. */
+export const TYPE_ERRORS_SHOWN = 3;
+
+/** The type checker's errors for the tested file: a yellow warning, a few of them, never the verdict. */
+export function typeErrorLines(state: ScreenState, width: number): Line[] {
+  const errors = state.typeErrors;
+  if (errors.length === 0) return [];
+  const shown = errors.slice(0, TYPE_ERRORS_SHOWN);
+  return [
+    ...styled(wrapLine(M.typeErrors(errors.length), width), { color: "yellow" }),
+    ...shown.flatMap((e) => styled(wrapLine(M.typeError(e.line, e.column, e.message), width, "  ", "    "))),
+    ...(errors.length > shown.length ? styled(wrapLine(M.moreTypeErrors(errors.length - shown.length), width, "  "), { dim: true }) : []),
+  ];
+}
+
 /** The latest hint asked for; h shows one more each press (lab hint N repeats them all). */
 export function hintLines(state: ScreenState, width: number): Line[] {
   const { hintsShown: shown, hintsOver: over } = state;

@@ -1,5 +1,6 @@
 /** The live screen's whole state, and the pure reducer that every event and key goes through. */
 import type { FileError, RunResult, TestOutcome, TestState } from "../../checker/run/result.js";
+import type { TypeErrorReport } from "../typecheck/type-checker.js";
 import type { SessionEvent } from "../watch/watch-session.js";
 import { wrapCode, wrapMarkdown } from "./wrap.js";
 
@@ -76,6 +77,8 @@ export interface ScreenState {
   size: ScreenSize;
   /** A save arrived while a run was still going: that run is being stopped for the new one. */
   stopping: boolean;
+  /** The type checker's errors for the file as last tested; a warning, never a failure. */
+  typeErrors: TypeErrorReport[];
   notices: string[];
   watcherSilent: boolean;
   fileMissing: boolean;
@@ -118,6 +121,7 @@ export function initialScreenState(init: {
     pane: null,
     size: init.size ?? DEFAULT_SIZE,
     stopping: false,
+    typeErrors: [],
     notices: init.notices ?? [],
     watcherSilent: false,
     fileMissing: false,
@@ -185,6 +189,8 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return { ...state, watchError: action.message };
     case "run-crashed":
       return { ...state, phase: "idle", crash: action.message };
+    case "type-errors":
+      return { ...state, typeErrors: action.errors };
     case "run-stopping":
       return state.phase === "running" ? { ...state, stopping: true } : state;
     case "run-stopped": {

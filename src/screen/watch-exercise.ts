@@ -1,6 +1,7 @@
 import type { Exercise } from "../../checker/run/exercises.js";
 import { writeLine, type Io } from "../cli/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
+import type { TypeCheck } from "../typecheck/type-checker.js";
 import { WatchSession, type RunnerLike } from "../watch/watch-session.js";
 import { runScreen, type ScreenExit } from "./run-screen.js";
 import { initialScreenState } from "./screen-state.js";
@@ -21,6 +22,8 @@ export interface WatchExerciseOptions {
   /** Opens the learner's editor; failures become a notice on the screen. */
   openEditor: ((onError: (sentence: string) => void) => void) | null;
   now?: () => number;
+  /** Checks the file's types after each run (a warning on the screen). */
+  typeCheck?: TypeCheck;
 }
 
 /** One exercise on the live screen: watcher, runs and screen, all torn down before it returns. */
@@ -38,7 +41,7 @@ export async function watchExercise(options: WatchExerciseOptions): Promise<Scre
   const notice = (text: string) => store.dispatch({ type: "notice", text });
   const previousWarn = progress.warn;
   progress.warn = notice;
-  const session = await WatchSession.start({ runner, exercise, file, poll });
+  const session = await WatchSession.start({ runner, exercise, file, poll, typeCheck: options.typeCheck });
   let exit: ScreenExit = "quit";
   try {
     options.openEditor?.(notice);

@@ -9,6 +9,7 @@ import type { RunRequest } from "../../checker/run/runner.js";
 import type { Exercise } from "../../checker/run/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
 import { inLearnerWords } from "../report/learner-words.js";
+import type { TypeCheck, TypeErrorReport } from "../typecheck/type-checker.js";
 import { RunScheduler } from "./run-scheduler.js";
 import { SilenceCheck, statFile, type FileStamp, type StatFile } from "./silence-check.js";
 import { abortUntilSettled } from "./stop-runs.js";
@@ -38,7 +39,9 @@ export type SessionEvent =
   /** A save arrived while a run was going: that run is being stopped so the new save runs now. */
   | { type: "run-stopping" }
   /** The run stopped for a newer save has ended; its results are dropped, the new run follows. */
-  | { type: "run-stopped" };
+  | { type: "run-stopped" }
+  /** The type checker's word on the file a run just tested: a warning beside the verdict, never a failure. */
+  | { type: "type-errors"; errors: TypeErrorReport[] };
 
 export type SessionListener = (event: SessionEvent) => void;
 
@@ -59,6 +62,8 @@ export interface SessionOptions {
   watchFile?: WatchFile;
   stat?: StatFile;
   debounceMs?: number;
+  /** Checks the file's types after each run; its word arrives as a "type-errors" event. */
+  typeCheck?: TypeCheck;
 }
 
 export class WatchSession {
@@ -70,6 +75,8 @@ export class WatchSession {
   private lastRead: { bytes: Buffer; stamp: FileStamp } | null = null;
   /** The run in flight; `superseded` once a newer save stopped it. */
   private current: { superseded: boolean } | null = null;
+  /** A type check is going; `again` when another run finished meanwhile. */
+  private typing: { again: boolean } | null = null;
 
   private constructor(private readonly options: SessionOptions) {
     const timers = options.timers ?? realTimers;
@@ -191,6 +198,7 @@ export class WatchSession {
       // The watcher drops a change that follows another within 50 ms; comparing what the file
       // holds now with what the run started from is what guarantees no save goes unrun.
       if (!sameBytes(before, readIfThere(file))) this.scheduler.trigger();
+      this.checkTypes();
     } catch (err) {
       // The save that stopped it has its own run coming (the scheduler has it).
       if (run.superseded) return this.emit({ type: "run-stopped" });
@@ -199,6 +207,26 @@ export class WatchSession {
     } finally {
       if (this.current === run) this.current = null;
     }
+  }
+
+  /**
+   * Type-checks the file once its run has finished, so the verdict never waits for it; checks
+   * do not overlap, and runs that finish during one are covered by one more check after it.
+   */
+  private checkTypes(): void {
+    const typeCheck = this.options.typeCheck;
+    if (!typeCheck) return;
+    if (this.typing) return void (this.typing.again = true);
+    const state = (this.typing = { again: false });
+    void typeCheck
+      .check(this.options.file)
+      .then((errors) => {
+        if (errors && this.listeners.size > 0) this.emit({ type: "type-errors", errors });
+      })
+      .finally(() => {
+        this.typing = null;
+        if (state.again) this.checkTypes();
+      });
   }
 
   private emit(event: SessionEvent): void {

@@ -23,6 +23,6 @@ test("lab with no command is lab list", async () => {
 
 test("a tier other than 1, 2 or 3 is refused by the parser", async () => {
   const io = captureIo(cwd);
-  expect(await main(["node", "lab", "show", "1", "--tier", "4"], io)).toBe(1);
+  expect(await main(["node", "lab", "show", "1", "--tier", "4"], io)).toBe(2);
   expect(io.err()).toContain("option '--tier <tier>' argument '4' is invalid. a tier is 1, 2 or 3.");
 });

@@ -13,9 +13,10 @@ const paths = { root, exercises: join(fixture, "exercises"), solutions: join(fix
 const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
 
 /** A folder with its own lab.config.ts, so the workspace and time limit are the test's. */
-function project(timeoutSeconds = 10) {
+function project(timeoutSeconds = 10, typeCheck = false) {
   const cwd = tempDir("check");
-  writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: ${timeoutSeconds} };\n`);
+  // The type checker's cold start is tested once, below; the other tests leave it off.
+  writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: ${timeoutSeconds}, typeCheck: ${typeCheck} };\n`);
   mkdirSync(join(cwd, "ws"));
   return { cwd, file: join(cwd, "ws/01-adder.ts") };
 }
@@ -50,6 +51,21 @@ describe("lab check on the fixture exercise", () => {
     expect(io.out()).toContain(`Syntax error in ${file}:2:14: Unexpected token\n  2 |   return a + ;\n    |              ^\n`);
     expect(io.out().trimEnd().split("\n").at(-1)).toBe("No test ran: your file has a syntax error.");
   });
+
+  test("a type error is a warning above the closing line: the tests still run and pass, exit 0", async () => {
+    const { cwd, file } = project(10, true);
+    writeFileSync(file, `${solution}\nexport const answer: number = "forty-two";\n`);
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths)).toBe(0);
+    const lines = io.out().trimEnd().split("\n");
+    const line = solution.split("\n").length + 1;
+    expect(lines.slice(-4)).toEqual([
+      "A type error in your file (a warning: the tests ran anyway):",
+      `  ${line}:14 Type 'string' is not assignable to type 'number'.`,
+      "",
+      "3 passed, 0 failed",
+    ]);
+  }, 120_000);
 
   test("while (true) {}: exit 1 within the configured limit, saying it did not finish", async () => {
     const { cwd, file } = project(2);
@@ -91,7 +107,7 @@ describe("lab check as a process, on the real exercise 1", () => {
     const total = Number(/^(\d+) passed/m.exec(pass.stdout)![1]);
     expect(fail.stdout).toContain(`0 passed, ${total} failed`);
     expect(fail.stdout.split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(total);
-  }, 60_000);
+  }, 180_000); // two whole processes, each with a cold type check after its run
 });
 
 describe("an exercise folder that does not load", () => {

@@ -35,7 +35,19 @@ describe("loading lab.config.ts", () => {
 
   test("a bad value names the field and the file", async () => {
     const dir = project(wrap(`{ timeoutSeconds: "ten" }`));
-    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a positive number (got "ten").`);
+    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a number of seconds above 0 and at most 3600 (got "ten").`);
+  });
+
+  test("a time limit past an hour is refused (1e9 would overflow Node's timer and fail every run after 1 s)", async () => {
+    const dir = project(wrap(`{ timeoutSeconds: 1e9 }`));
+    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a number of seconds above 0 and at most 3600 (got 1000000000).`);
+  });
+
+  test("a config file without a default export is an error, not silently ignored", async () => {
+    const dir = project(`export const config = { timeoutSeconds: 3 };\n`);
+    await expect(loadConfig(dir)).rejects.toThrow(
+      `${join(dir, "lab.config.ts")}: has no default export, so none of its settings would apply; write export default defineConfig({ ... }).`,
+    );
   });
 
   test("a nested bad value names the nested field", async () => {
@@ -46,7 +58,7 @@ describe("loading lab.config.ts", () => {
   test("an unknown setting is refused with the list of known ones", async () => {
     const dir = project(wrap(`{ workspce: "./w" }`));
     await expect(loadConfig(dir)).rejects.toThrow(
-      `${join(dir, "lab.config.ts")}: "workspce" is not a setting; known settings are workspace, editor, timeoutSeconds, poll, drill, provider (got "./w").`,
+      `${join(dir, "lab.config.ts")}: "workspce" is not a setting; known settings are workspace, editor, timeoutSeconds, poll, typeCheck, drill, provider (got "./w").`,
     );
   });
 

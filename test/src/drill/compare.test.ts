@@ -32,7 +32,8 @@ test("over both targets, slower than the best, and compared with the last five",
     "Lines count where the statements inside your functions start: imports, types, top-level constants, signatures, braces and comments do not.",
     "Target: 10:00 missed by 0:05; 25 lines exceeded by 6 lines.",
     "Personal best 1:40: this one was 8:25 slower.",
-    "Last 5: gave up at 1:30 · 5:20 (peeked) · 6:40 · 11:40 · gave up at 0:30 — 2:12 slower than their green average, 7:53.",
+    "Last 5: gave up at 1:30 · 5:20 (peeked) · 6:40 · 11:40 · gave up at 0:30.",
+    "This one was 2:12 slower than the average of their green ones, 7:53.",
   ]);
 });
 
@@ -46,14 +47,14 @@ test("a new best, an equal best, and a peeked attempt that cannot be one", () =>
 
 test("last five without a green one, and the interview's score", () => {
   const lines = resultLines(attempt({ interview: { right: 2, asked: 3 } }), [gaveUp(61)], targets);
-  expect(lines.slice(4)).toEqual(["Last 1: gave up at 1:01 — none of them green.", "Interview: 2 of 3 right."]);
+  expect(lines.slice(4)).toEqual(["Last 1: gave up at 1:01.", "None of them was green, so there is no average to compare with.", "Interview: 2 of 3 right."]);
 });
 
 test("giving up: the elapsed time, recorded as abandoned, beside the last attempts", () => {
   expect(resultLines(attempt({ passed: false, seconds: 192, lines: 1, runs: 1 }), [], targets)).toEqual([
     "Gave up after 3:12 · 1 line · 1 run · no peeking · recorded as abandoned",
   ]);
-  expect(resultLines(attempt({ passed: false, seconds: 192 }), [green(100)], targets)[1]).toBe("Last 1: 1:40");
+  expect(resultLines(attempt({ passed: false, seconds: 192 }), [green(100)], targets)[1]).toBe("Last 1: 1:40.");
 });
 
 test("the personal best is the fastest green attempt without peeking", () => {

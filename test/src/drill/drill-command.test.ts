@@ -40,7 +40,7 @@ test("--history N shows one exercise; none yet says how to start; an unknown exe
   expect(await main(["node", "lab", "drill", "2", "--history"], io)).toBe(0);
   expect(out(io)).toContain("Exercise 2 · ");
   io = dir.io();
-  expect(await main(["node", "lab", "drill", "--history", "99"], io)).toBe(1);
+  expect(await main(["node", "lab", "drill", "--history", "99"], io)).toBe(2); // a usage error, like every unknown exercise
   expect(err(io)).toMatch(/^There is no exercise 99; run lab list to see all \d+\.\n$/);
 });
 

@@ -70,7 +70,8 @@ test("timing: the clock runs from the first save; green stops it and shows how t
       top-level constants, signatures, braces and comments do not.
       Target: 10:00 met with 6:00 to spare; 25 lines met with 2 lines to spare.
       Personal best 3:20: this one was 0:40 slower.
-      Last 1: 3:20 — 0:40 slower than their green average, 3:20.
+      Last 1: 3:20.
+      This one was 0:40 slower than the average of their green ones, 3:20.
 
     h hint · l lesson · 1 3 reference · s solution · r rerun · q quit"
   `);
@@ -87,4 +88,16 @@ test("the stopped clock shows the second the summary reports (80.6 s is 1:21 in 
 test("closing: only the finished runs stay, for the report printed after", () => {
   const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!)]) });
   expect(frame(screen, drillAfter({ type: "closed" }), 0).trimEnd()).toBe("run 1 · 0 of 1 passed · 84 ms");
+});
+
+test("at 80×24 the drill keeps its title and big clock on screen, with eight long failing tests and the rule before the first save", () => {
+  const names = Array.from({ length: 8 }, (_, i) => `a behaviour the chapter names, told in a sentence long enough to wrap at eighty columns (bug-${i} bug)`);
+  const screen = screenAfter(started, { type: "run-finished", result: result(names.map((name) => failed(name))) });
+  const lines = frame(screen, drillAfter(), 0).split("\n").slice(screen.history.length);
+  expect(lines.length).toBeLessThan(24);
+  for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+  expect(lines[0]).toMatch(/^Drill 2 · exercise 1 · The tool-calling loop +target 10:00 · 25 lines$/);
+  expect(lines.join("\n")).toContain(bigText("0:00").map((row) => `  ${row}`).join("\n"));
+  expect(lines.map((l) => l.trim()).join(" ")).toContain("Target 25 lines: one for each line where a statement inside your functions starts");
+  expect(lines.map((l) => l.trim()).join(" ")).toContain(`First failure: ${names[0]}`);
 });

@@ -176,3 +176,15 @@ test("a save during a run: the screen says the run is stopped for it, and the hi
   expect(shown).toContain("Running the hidden tests…");
   expect(shown).not.toContain("it is stopped");
 });
+
+test("type errors: a yellow warning beside the verdict, three listed and the rest counted, the verdict untouched", () => {
+  const errors = Array.from({ length: 5 }, (_, i) => ({ line: i + 10, column: 7, code: 2322, message: "Type 'string' is not assignable to type 'number'." }));
+  const state = after(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) }, { type: "type-errors", errors });
+  const shown = frame(state);
+  expect(shown).toContain("Run 1: all 2 passed");
+  expect(shown).toContain("5 type errors in your file (a warning: the tests ran anyway):\n  10:7 Type 'string' is not assignable to type 'number'.\n  11:7");
+  expect(shown).toContain("  … and 2 more (your editor shows them all)");
+  expect(shown).not.toContain("13:7");
+  const fixed = screenReducer(state, { type: "type-errors", errors: [] });
+  expect(frame(fixed)).not.toContain("type error");
+});

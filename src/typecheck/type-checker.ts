@@ -1,0 +1,107 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { setPriority } from "node:os";
+import { join } from "node:path";
+import { labPaths } from "../../checker/paths.js";
+import type { TypeCheckReply, TypeErrorReport } from "./type-check-protocol.js";
+
+export type { TypeErrorReport } from "./type-check-protocol.js";
+
+/** What the live screen and lab check need of a type checker; null results mean "nothing to say". */
+export interface TypeCheck {
+  /** The type errors of `file` as it is on disk now; null when it cannot be checked. */
+  check(file: string): Promise<TypeErrorReport[] | null>;
+  close(): Promise<void>;
+}
+
+/** The lowest scheduling priority: a type check gives way to a test run wanting the same CPU. */
+const IDLE_PRIORITY = 19;
+
+/**
+ * A warm TypeScript language service in a child process at the lowest priority. The first
+ * check builds the program (a second or two); later ones reuse it. Without the typescript
+ * package (a production install), every check says nothing and nothing else changes.
+ */
+export class TypeChecker implements TypeCheck {
+  private worker: ChildProcess | null = null;
+  private readonly waiting = new Map<number, (errors: TypeErrorReport[] | null) => void>();
+  private nextId = 0;
+  private available: Promise<boolean> | null = null;
+  private closed = false;
+
+  constructor(private readonly root = labPaths().root) {}
+
+  /** The worker starts at the first check, not before: its warm-up should not compete with a first run. */
+  private start(): Promise<boolean> {
+    if (this.available) return this.available;
+    const worker = fork(join(this.root, "dist/src/typecheck/type-check-worker.js"), [this.root], {
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+      execArgv: [],
+    });
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, IDLE_PRIORITY);
+    } catch {
+      // a platform that refuses: the check still works, at normal priority
+    }
+    // Held open only while an answer is awaited (hold()), so an idle checker never keeps lab running.
+    worker.unref();
+    this.worker = worker;
+    this.available = new Promise((resolve) => {
+      worker.once("message", (first: { ready: boolean }) => {
+        this.hold();
+        resolve(first.ready);
+      });
+      worker.once("error", () => resolve(false));
+      worker.once("exit", () => resolve(false));
+    });
+    worker.on("message", (reply: TypeCheckReply) => {
+      if (typeof reply.id !== "number") return;
+      this.waiting.get(reply.id)?.(reply.errors);
+      this.waiting.delete(reply.id);
+      this.hold();
+    });
+    const giveUp = () => {
+      for (const done of this.waiting.values()) done(null);
+      this.waiting.clear();
+    };
+    worker.on("error", giveUp);
+    worker.on("exit", giveUp);
+    return this.available;
+  }
+
+  /** Keeps the IPC channel (and so lab) alive exactly while a check is awaited. */
+  private hold(): void {
+    if (this.waiting.size > 0) this.worker?.channel?.ref();
+    else this.worker?.channel?.unref();
+  }
+
+  async check(file: string): Promise<TypeErrorReport[] | null> {
+    if (this.closed || !(await this.start())) return null;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return null;
+    }
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.hold();
+      this.worker!.send({ id, file, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const done of this.waiting.values()) done(null);
+    this.waiting.clear();
+    const worker = this.worker;
+    if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
+    worker.ref(); // held until it has exited, so close() resolves
+    await new Promise<void>((resolve) => {
+      worker.once("exit", () => resolve());
+      worker.kill();
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, expect, test } from "vitest";
+import { TypeChecker } from "../../../src/typecheck/type-checker.js";
+import { tempDir } from "../../support/temp-dir.js";
+
+// The real TypeScript language service in its worker thread (from dist: npm run build first).
+const solution = readFileSync(resolve(import.meta.dirname, "../../../solutions/01-tool-loop.ts"), "utf8");
+const checker = new TypeChecker();
+afterAll(() => checker.close());
+
+test("a string given to a number is a type error with its line and column; the fixed file has none; a file outside the lab still finds the SDK", async () => {
+  const file = join(tempDir("types"), "01-tool-loop.ts"); // in the system's temp folder, far from the lab's node_modules
+  const lines = solution.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("const DECLINED = "));
+  writeFileSync(file, solution.replace("const DECLINED = ", "const DECLINED: number = "));
+  const errors = await checker.check(file);
+  expect(errors).toContainEqual({ line: at + 1, column: 7, code: 2322, message: "Type 'string' is not assignable to type 'number'." });
+  writeFileSync(file, solution);
+  expect(await checker.check(file)).toEqual([]);
+}, 120_000);
+
+test("a file that is gone says nothing, rather than something wrong", async () => {
+  expect(await checker.check(join(tempDir("types"), "missing.ts"))).toBeNull();
+}, 120_000);
+
+test("a process that awaits a check and then close() ends on its own, exit 0 (the checker holds it open only while it is awaited)", () => {
+  const root = resolve(import.meta.dirname, "../../..");
+  const script = `import { TypeChecker } from ${JSON.stringify(join(root, "dist/src/typecheck/type-checker.js"))};
+const t = new TypeChecker();
+const errors = await t.check(${JSON.stringify(join(root, "solutions/01-tool-loop.ts"))});
+await t.close();
+console.log(JSON.stringify(errors));`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 110_000 });
+  expect(run.status).toBe(0);
+  expect(run.stdout.trim()).toBe("[]");
+}, 120_000);
