@@ -1,8 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { approve, load, newRun, pending, reject, run, subagent, type RunState, type Tool, type TraceEvent } from "lab:impl";
 import { useScenario, type ScenarioSession } from "lab:test";
 
@@ -71,7 +71,10 @@ function workspace(flags: { readOnly?: boolean; needsApproval?: boolean; hang?: 
   return { tools, ran, deleted };
 }
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "lab-12-"));
+/** Every run's folder lives under one base, removed when the file's tests are done. */
+const base = mkdtempSync(join(tmpdir(), "lab-12-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const tempDir = () => mkdtempSync(join(base, "run-"));
 
 describe("12 five exits", () => {
   test("a reply cut off at max_tokens ends the run as failed, not completed (truncation-completes bug)", async () => {

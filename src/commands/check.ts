@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ownedTempDir } from "../../checker/run/owned-temp.js";
 import { isInside, realOrSame } from "../../checker/run/import-wall.js";
@@ -28,7 +29,9 @@ export const CHECK_NOTES = {
 function wallsFor(ctx: LabContext, implFile: string): RunnerOptions | null {
   if (isInside(realOrSame(implFile), realOrSame(ctx.config.workspaceDir))) return null;
   const scratchDir = realOrSame(ownedTempDir("lab-run-"));
-  const sandbox = workerSandbox([join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist"), scratchDir], DEFAULT_MEMORY_MB);
+  const tmp = join(scratchDir, "tmp");
+  mkdirSync(tmp);
+  const sandbox = workerSandbox([join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist"), scratchDir], DEFAULT_MEMORY_MB, tmp);
   return { env: sandbox.env, execArgv: sandbox.execArgv, memoryLimitMb: DEFAULT_MEMORY_MB, codeOverIpc: true, scratchDir };
 }
 

@@ -31,6 +31,8 @@ interface Slot {
   runner: Runner;
   output: OutputTail;
   scratch: string;
+  /** The only folder its workers may write in (their TMPDIR). */
+  tmp: string;
 }
 
 /** How long to wait for a dead worker's last words on stderr after its run returns. */
@@ -49,7 +51,7 @@ function cleaner(copy: string, relFile: string, runnerScratch: string, exerciseI
 }
 
 /** One runner with one worker, its output kept for why a worker died. */
-async function startSlot(dir: string, sandbox: Sandbox, options: EngineOptions): Promise<Slot> {
+async function startSlot(dir: string, tmp: string, sandbox: Sandbox, options: EngineOptions): Promise<Slot> {
   const output = new OutputTail();
   const runner = await Runner.create({
     timeoutSeconds: options.timeoutSeconds,
@@ -62,7 +64,7 @@ async function startSlot(dir: string, sandbox: Sandbox, options: EngineOptions):
     codeOverIpc: true,
     taskLocations: false,
   });
-  return { runner, output, scratch: dir };
+  return { runner, output, scratch: dir, tmp };
 }
 
 export class GradeEngine {
@@ -82,8 +84,14 @@ export class GradeEngine {
     const runnerDirs = Array.from({ length: count }, (_, k) => join(scratch, `runner-${k}`));
     // Workers may read `readable` and the runners' copies of the hidden tests, never
     // scratch/work, where the learners' copies wait their turn.
-    const sandbox = workerSandbox([...options.readable, ...runnerDirs], options.memoryMb);
-    const slots = await Promise.all(runnerDirs.map((dir) => startSlot(dir, sandbox, options)));
+    // Each runner's workers also get a temp folder of their own to write in, emptied between pairs.
+    const slots = await Promise.all(
+      runnerDirs.map((dir, k) => {
+        const tmp = join(scratch, `tmp-${k}`);
+        mkdirSync(tmp, { recursive: true });
+        return startSlot(dir, tmp, workerSandbox([...options.readable, ...runnerDirs], options.memoryMb, tmp), options);
+      }),
+    );
     return new GradeEngine(slots, scratch, options);
   }
 
@@ -121,6 +129,9 @@ export class GradeEngine {
       return outcomeOf({ result, outputTail: slot.output.tail(), memoryMb: this.options.memoryMb, clean });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      // What one learner's run left in its temp folder never reaches the next learner's.
+      rmSync(slot.tmp, { recursive: true, force: true });
+      mkdirSync(slot.tmp, { recursive: true });
     }
   }
 

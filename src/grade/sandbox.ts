@@ -3,7 +3,7 @@
  * worker process. Under Node's permission model a worker may read only the folders it is
  * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
  * class folder, not other learners' copies, not the grader's home or working folder. It may
- * write nowhere, start no process, start no thread and signal no process but its own. Its memory is watched from outside,
+ * write only in its own temp folder (TMPDIR, emptied between pairs), start no process, start no thread and signal no process but its own. Its memory is watched from outside,
  * by the runner's guard process (checker/run/guard-process.ts).
  */
 import { realpathSync } from "node:fs";
@@ -33,17 +33,23 @@ function bothSpellings(dirs: string[]): string[] {
   return [...all];
 }
 
-/** `readable`: the folders workers may read; `memoryMb`: the heap limit (the guard's is given to the runner). */
-export function workerSandbox(readable: string[], memoryMb: number): Sandbox {
+/**
+ * `readable`: the folders workers may read; `memoryMb`: the heap limit (the guard's is given to
+ * the runner); `tmp`: the one folder they may also write, as their TMPDIR, since exercises that
+ * work on real files (offloading, a run saved to disk) need somewhere to put them.
+ */
+export function workerSandbox(readable: string[], memoryMb: number, tmp?: string): Sandbox {
+  const writable = tmp ? bothSpellings([tmp]) : [];
   return {
     execArgv: [
       permissionFlag(),
       ...bothSpellings(readable).map((dir) => `--allow-fs-read=${dir}`),
+      ...writable.flatMap((dir) => [`--allow-fs-read=${dir}`, `--allow-fs-write=${dir}`]),
       "--disable-warning=ExperimentalWarning",
       `--max-old-space-size=${memoryMb}`,
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
     // It may signal no process but its own (see checker/run/signal-wall.ts).
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own" },
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own", ...(tmp ? { TMPDIR: tmp } : {}) },
   };
 }

@@ -34,3 +34,11 @@ test("the workers' whole environment is a fixed handful of variables, whatever t
     delete process.env["LAB_GRADE_TEST_SECRET"];
   }
 });
+
+test("with a temp folder, workers may read and write there and nowhere else, and it is their TMPDIR", () => {
+  const tmp = realpathSync(tempDir("sandbox-tmp"));
+  const { execArgv, env } = workerSandbox([], 512, tmp);
+  expect(execArgv.filter((flag) => flag.startsWith("--allow-fs-write"))).toEqual([`--allow-fs-write=${tmp}`]);
+  expect(execArgv).toContain(`--allow-fs-read=${tmp}`);
+  expect(env["TMPDIR"]).toBe(tmp);
+});
