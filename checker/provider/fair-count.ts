@@ -7,7 +7,7 @@
  * o200k piece (nor a long run of non-space) spans such a point.
  */
 import { decode, encode } from "./o200k.js";
-import { countPieces, EXACT_CHARS, knownCount, rememberCount, slicesOf, type PromptCount, type Segment } from "./tokens.js";
+import { countingWalk, countPieces, knownCount, rememberCount, type PromptCount, type Segment } from "./tokens.js";
 
 /** Characters counted between two chances for other requests to run. */
 const CHUNK = 4_096;
@@ -60,24 +60,13 @@ export async function countTextFairly(text: string, turns = new Turns()): Promis
 /** countSegments, in turns: the same counts, totals and extrapolation past `limit`. */
 export async function countSegmentsFairly(segments: Segment[], limit = Infinity): Promise<PromptCount> {
   const turns = new Turns();
-  const counts: number[] = [];
-  let total = 0;
-  let seen = 0;
-  for (const segment of segments) {
-    let n = 0;
-    for (const slice of slicesOf(segment.text)) {
-      const k = slice.length === segment.text.length ? await countTextFairly(slice, turns) : await countInTurns(slice, turns);
-      n += k;
-      total += k;
-      seen += slice.length;
-      if (total > limit && seen >= EXACT_CHARS) {
-        const chars = segments.reduce((sum, s) => sum + s.text.length, 0);
-        return { counts, total: Math.max(total, Math.ceil((total * chars) / seen)), complete: false };
-      }
-    }
-    counts.push(n);
+  const walk = countingWalk(segments, limit);
+  let step = walk.next();
+  while (!step.done) {
+    const { text, whole } = step.value;
+    step = walk.next(whole ? await countTextFairly(text, turns) : await countInTurns(text, turns));
   }
-  return { counts, total, complete: true };
+  return step.value;
 }
 
 /** The first `limit` tokens of `text` as text, encoding only as far as needed, in turns. */

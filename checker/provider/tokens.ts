@@ -146,13 +146,31 @@ export interface PromptCount {
  * been counted, counting stops and the total is extrapolated at the tokens per character seen.
  */
 export function countSegments(segments: Segment[], limit = Infinity): PromptCount {
+  const walk = countingWalk(segments, limit);
+  let step = walk.next();
+  while (!step.done) step = walk.next(step.value.whole ? countText(step.value.text) : countPieces(step.value.text));
+  return step.value;
+}
+
+/** One slice a counting walk asks to have counted: a segment's whole text (worth remembering) or a slice of a huge one. */
+export interface SliceToCount {
+  text: string;
+  whole: boolean;
+}
+
+/**
+ * The walk behind countSegments and its fair twin in fair-count.ts: it yields each slice to
+ * count and is sent back its count, so the totals and the extrapolation live in one place
+ * whether the counting is done at once or in turns.
+ */
+export function* countingWalk(segments: Segment[], limit: number): Generator<SliceToCount, PromptCount, number> {
   const counts: number[] = [];
   let total = 0;
   let seen = 0;
   for (const segment of segments) {
     let n = 0;
     for (const slice of slicesOf(segment.text)) {
-      const k = slice.length === segment.text.length ? countText(slice) : countPieces(slice);
+      const k = yield { text: slice, whole: slice.length === segment.text.length };
       n += k;
       total += k;
       seen += slice.length;
