@@ -12,7 +12,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { labPaths } from "../dist/checker/paths.js";
-import { loadExercises } from "../dist/checker/run/exercises.js";
+import { loadExercises } from "../dist/checker/model/exercises.js";
 import { gradeCommand } from "../dist/src/commands/grade.js";
 
 const LEARNERS = Number(process.env.LEARNERS ?? 30);

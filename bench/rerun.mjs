@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { labPaths } from "../dist/checker/paths.js";
-import { findExercise, loadExercises } from "../dist/checker/run/exercises.js";
+import { findExercise, loadExercises } from "../dist/checker/model/exercises.js";
 import { Runner } from "../dist/checker/run/runner.js";
 
 const SAMPLES = 20;

@@ -11,7 +11,7 @@ import { stripVTControlCharacters } from "node:util";
 const dist = new URL("../dist/", import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
 const { labPaths } = await load("checker/paths.js");
-const { loadExercises } = await load("checker/run/exercises.js");
+const { loadExercises } = await load("checker/model/exercises.js");
 const { Runner } = await load("checker/run/runner.js");
 const { WatchSession } = await load("src/watch/watch-session.js");
 const { SAVE_DEBOUNCE_MS } = await load("src/watch/run-scheduler.js");

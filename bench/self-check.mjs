@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { labPaths } from "../dist/checker/paths.js";
-import { loadExercises } from "../dist/checker/run/exercises.js";
+import { loadExercises } from "../dist/checker/model/exercises.js";
 import { Runner } from "../dist/checker/run/runner.js";
 import { selfCheck } from "../dist/checker/self-check/self-check.js";
 

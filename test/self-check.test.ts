@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { labPaths } from "../checker/paths.js";
-import { loadExercises } from "../checker/run/exercises.js";
+import { loadExercises } from "../checker/model/exercises.js";
 import { Runner } from "../checker/run/runner.js";
 import { describeVerdict, selfCheck } from "../checker/self-check/self-check.js";
 

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
 import type { TestCase, TestModule } from "vitest/node";
-import { bugOfTest, type Exercise } from "./exercises.js";
+import { bugOfTest, type Exercise } from "../model/exercises.js";
 import { REFUSAL_MARK } from "./import-wall.js";
-import { RUN_MESSAGES, type FileError, type TestOutcome } from "./result.js";
-import type { Binding } from "./runner.js";
+import { RUN_MESSAGES, type FileError, type TestOutcome } from "../model/result.js";
+import type { Binding } from "./binding.js";
 
 type ErrorLike = {
   message?: string;

@@ -1,6 +1,6 @@
 import type { Reporter, TestCase, TestModule } from "vitest/node";
 import { outcomeOf } from "./outcome.js";
-import type { Binding } from "./runner.js";
+import type { Binding } from "./binding.js";
 
 /** Turns vitest's reporter hooks into the runner's events, per bound test file. */
 export function runReporter(bindings: Map<string, Binding>): Reporter {

@@ -9,13 +9,14 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { createVitest, type TestModule, type Vitest } from "vitest/node";
 import { labPaths } from "../paths.js";
-import type { Exercise } from "./exercises.js";
+import type { Exercise } from "../model/exercises.js";
+import type { Binding } from "./binding.js";
 import { bindingPlugin } from "./binding-plugin.js";
 import { labPool, SpareProcesses, type Watchdog } from "./lab-pool.js";
 import { ownedTempDir } from "./owned-temp.js";
 import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
 import { withoutAddedSignalHandlers } from "./quiet-signals.js";
-import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult, type TestOutcome } from "./result.js";
+import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult } from "../model/result.js";
 import { runReporter } from "./run-reporter.js";
 
 export interface RunnerOptions {
@@ -59,23 +60,6 @@ export interface RunnerOptions {
 export interface RunRequest {
   exercise: Exercise;
   implFile: string;
-}
-
-/** What the runner knows about one test file while it runs. */
-export interface Binding {
-  exercise: Exercise;
-  implFile: string;
-  testFile: string;
-  listener: RunListener | undefined;
-  tests: Map<string, TestOutcome>;
-  timedOut: boolean;
-  timer: NodeJS.Timeout | null;
-  /** How the worker running this file died, if it did before reporting the file finished. */
-  died: { code: number | null; signal: NodeJS.Signals | null } | null;
-  /** Stops the worker running this file, once one has it. */
-  kill: (() => void) | null;
-  /** The caller stopped this run (stopRun): its worker is killed as soon as it has one. */
-  stopped: boolean;
 }
 
 /** Per-test timeout: hidden tests never wait on real time, so a test that takes 2 s is hung. */

@@ -8,8 +8,8 @@
  * could be deleted without anyone noticing, so it is reported too.
  */
 import { basename } from "node:path";
-import { bugOfTest, type Exercise } from "../run/exercises.js";
-import type { RunResult } from "../run/result.js";
+import { bugOfTest, type Exercise } from "../model/exercises.js";
+import type { RunResult } from "../model/result.js";
 import type { Runner } from "../run/runner.js";
 
 export interface MutantVerdict {

@@ -6,7 +6,10 @@
  */
 import Anthropic, { type ClientOptions } from "#anthropic-sdk";
 import { randomUUID } from "node:crypto";
-import { startProvider, type Exchange, type Provider, type ProviderOptions } from "../provider/index.js";
+import { startProvider, type Provider, type ProviderOptions } from "../provider/index.js";
+import type { ScenarioSession } from "./scenario-session.js";
+
+export type { ScenarioSession };
 
 export { startProvider };
 
@@ -24,20 +27,6 @@ export function provider(): Promise<Provider> {
 /** A provider of the test's own, for tests that need an injected clock or other options. Close it when done. */
 export function privateProvider(options: ProviderOptions): Promise<Provider> {
   return startProvider(options);
-}
-
-export interface ScenarioSession {
-  /** An SDK client for the scenario; `maxRetries: 0` unless overridden. */
-  client: Anthropic;
-  url: string;
-  apiKey: string;
-  provider: Provider;
-  /** Every exchange this session's API key made, in order. */
-  requests(): Exchange[];
-  /** The /v1/messages exchanges only: each one is a model call that was charged or failed. */
-  calls(): Exchange[];
-  /** The request bodies of the model calls, as the provider received them. */
-  bodies(): Array<Anthropic.MessageCreateParams>;
 }
 
 export interface SessionOptions {

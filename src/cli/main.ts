@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { CommanderError } from "commander";
-import { ExerciseError } from "../../checker/run/exercises.js";
+import { ExerciseError } from "../../checker/model/exercises.js";
 import { ConfigError } from "../config/schema.js";
 import { USAGE_EXIT, UserError } from "./errors.js";
 import { processIo, writeLine, type Io } from "./io.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { labPaths } from "../../checker/paths.js";
-import { findExercise, surveyExercises, type Exercise } from "../../checker/run/exercises.js";
+import { findExercise, surveyExercises, type Exercise } from "../../checker/model/exercises.js";
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import { UsageError, UserError } from "../cli/errors.js";
 import { writeLine, type Io } from "../cli/io.js";

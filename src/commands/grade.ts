@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { UserError } from "../cli/errors.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { GRADE_DIR, learnersIn, pairsOf, shardOf } from "../grade/class-dir.js";

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { UsageError } from "../cli/errors.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { ProgressStore } from "../progress/progress-store.js";

@@ -1,4 +1,4 @@
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { Runner } from "../../checker/run/runner.js";
 import { UserError } from "../cli/errors.js";
 import { isInteractive, writeLine, type Io } from "../cli/io.js";

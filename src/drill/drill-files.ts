@@ -1,7 +1,7 @@
 /** Drill files live beside the workspace, one per attempt: `<workspace>/drills/01-tool-loop.3.ts`. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { isReadOnly } from "../progress/progress-store.js";
 import { WORKSPACE_MESSAGES, WorkspaceWriteError } from "../progress/workspace-files.js";
 import { DRILL_MESSAGES } from "./messages.js";

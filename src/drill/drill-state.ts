@@ -3,7 +3,7 @@
  * peeked at, and the interview. A pure reducer; every time in it comes from an injected clock
  * through the actions, so tests drive it without waiting.
  */
-import type { Question } from "../../checker/run/exercises.js";
+import type { Question } from "../../checker/model/exercises.js";
 
 /** What can be opened during a drill: "hint", "lesson", "tier 1"…"tier 3", "solution". */
 export type PeekKind = string;

@@ -4,7 +4,7 @@
  * latest drill file of the exercise (a fresh one is written when there is none), as plain
  * lines. Exit code: 0 when every test passes, 1 when any fails, 130 when interrupted.
  */
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { plainPrinter } from "../screen/plain-printer.js";
 import { INTERRUPTED_EXIT_CODE, runOnce } from "../watch/run-once.js";

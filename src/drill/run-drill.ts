@@ -5,7 +5,7 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { drillsFile } from "../progress/drills.js";
 import { initialScreenState } from "../screen/screen-state.js";

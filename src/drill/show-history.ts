@@ -1,5 +1,5 @@
 /** `lab drill --history [N]`: every attempt as a table with a trend, per exercise, as plain lines. */
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { drillsFile } from "../progress/drills.js";
 import { exerciseHistory } from "./history-view.js";

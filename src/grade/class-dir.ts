@@ -1,7 +1,7 @@
 /** A class folder: one folder per learner, each laid out like a workspace (`NN-slug.ts` files). */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { UserError } from "../cli/errors.js";
 import { GRADE_ERRORS } from "./messages.js";
 import { GRADE_FAILED, type Shard } from "./options.js";

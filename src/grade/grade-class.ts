@@ -3,7 +3,7 @@
  * each result to results.jsonl the moment it finishes, and stop cleanly on Ctrl-C.
  */
 import { readFileSync } from "node:fs";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { bestDrillSeconds } from "../progress/drills.js";
 import type { Pair } from "./class-dir.js";
 import { GradeEngine, type EngineOptions } from "./engine.js";

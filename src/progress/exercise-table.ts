@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { bestDrillSeconds } from "./drills.js";
 import type { ProgressStore } from "./progress-store.js";
 import { nextStepOf, statusOf, type ExerciseStatus } from "./status.js";

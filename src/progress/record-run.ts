@@ -1,4 +1,4 @@
-import type { RunResult } from "../../checker/run/result.js";
+import type { RunResult } from "../../checker/model/result.js";
 import type { ProgressStore } from "./progress-store.js";
 
 /** Remembers that the learner opened an exercise (the first time only). */

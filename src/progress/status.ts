@@ -1,4 +1,4 @@
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import type { Progress } from "./progress-data.js";
 
 /**

@@ -4,8 +4,8 @@
  * file does not export is said once rather than once per test.
  */
 import { readFileSync } from "node:fs";
-import type { Exercise } from "../../checker/run/exercises.js";
-import type { RunResult, TestOutcome } from "../../checker/run/result.js";
+import type { Exercise } from "../../checker/model/exercises.js";
+import type { RunResult, TestOutcome } from "../../checker/model/result.js";
 import { child, children, topLevel, type AstNode } from "../drill/parse-ts.js";
 
 export const LEARNER_WORDS = {

@@ -1,4 +1,4 @@
-import type { FileError, RunResult, TestOutcome } from "../../checker/run/result.js";
+import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import type { Io } from "../cli/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
 import { recordRun } from "../progress/record-run.js";

@@ -1,5 +1,5 @@
 /** The parts of the live screen as lines fitted to a width; the drill screen shares most of them. */
-import type { FileError, RunResult, TestOutcome } from "../../checker/run/result.js";
+import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { formatSeconds } from "../progress/drills.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";

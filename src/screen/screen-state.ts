@@ -1,5 +1,5 @@
 /** The live screen's whole state, and the pure reducer that every event and key goes through. */
-import type { FileError, RunResult, TestOutcome, TestState } from "../../checker/run/result.js";
+import type { FileError, RunResult, TestOutcome, TestState } from "../../checker/model/result.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 import type { SessionEvent } from "../watch/watch-session.js";
 import { wrapCode, wrapMarkdown } from "./wrap.js";

@@ -1,4 +1,4 @@
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { writeLine, type Io } from "../cli/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
 import type { TypeCheck } from "../typecheck/type-checker.js";

@@ -1,5 +1,5 @@
-import type { Exercise } from "../../checker/run/exercises.js";
-import type { RunListener, RunResult } from "../../checker/run/result.js";
+import type { Exercise } from "../../checker/model/exercises.js";
+import type { RunListener, RunResult } from "../../checker/model/result.js";
 import { Runner } from "../../checker/run/runner.js";
 import { abortUntilSettled } from "./stop-runs.js";
 

@@ -4,9 +4,9 @@
  * screen and the plain printer are two consumers of it.
  */
 import { readFileSync } from "node:fs";
-import type { RunEvent, RunListener, RunResult } from "../../checker/run/result.js";
+import type { RunEvent, RunListener, RunResult } from "../../checker/model/result.js";
 import type { RunRequest } from "../../checker/run/runner.js";
-import type { Exercise } from "../../checker/run/exercises.js";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./file-watcher.js";
 import { inLearnerWords } from "../report/learner-words.js";
 import type { TypeCheck, TypeErrorReport } from "../typecheck/type-checker.js";

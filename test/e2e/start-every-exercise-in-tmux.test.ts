@@ -2,7 +2,7 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { labPaths } from "../../checker/paths.js";
-import { loadExercises } from "../../checker/run/exercises.js";
+import { loadExercises } from "../../checker/model/exercises.js";
 import { alive, descendants } from "../support/processes.js";
 import { tempDir } from "../support/temp-dir.js";
 import { Tmux } from "./tmux.js";

@@ -1,8 +1,8 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import type { Exercise } from "../../checker/run/exercises.js";
-import type { RunResult } from "../../checker/run/result.js";
+import type { Exercise } from "../../checker/model/exercises.js";
+import type { RunResult } from "../../checker/model/result.js";
 import { WatchSession, type SessionEvent } from "../../src/watch/watch-session.js";
 import { tempDir } from "../support/temp-dir.js";
 

@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { labPaths } from "../../checker/paths.js";
-import { loadExercises } from "../../checker/run/exercises.js";
+import { loadExercises } from "../../checker/model/exercises.js";
 import { Runner } from "../../checker/run/runner.js";
 
 const paths = labPaths();

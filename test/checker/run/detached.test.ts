@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/run/exercises.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { PID_NAMESPACE_ENV, pidNamespaces } from "../../../checker/run/pid-namespace.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { alive, until } from "../../support/processes.js";

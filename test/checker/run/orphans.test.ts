@@ -22,7 +22,7 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   );
   const script = `
     import { Runner } from ${JSON.stringify(join(root, "dist/checker/run/runner.js"))};
-    import { loadExercises } from ${JSON.stringify(join(root, "dist/checker/run/exercises.js"))};
+    import { loadExercises } from ${JSON.stringify(join(root, "dist/checker/model/exercises.js"))};
     const [adder] = loadExercises(${JSON.stringify(join(fixture, "exercises"))}, ${JSON.stringify(join(fixture, "solutions"))});
     const runner = await Runner.create({ timeoutSeconds: 60 });
     await runner.run({ exercise: adder, implFile: ${JSON.stringify(learner)} });`;

@@ -1,8 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/run/exercises.js";
-import type { RunEvent } from "../../../checker/run/result.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
+import type { RunEvent } from "../../../checker/model/result.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { tempDir } from "../../support/temp-dir.js";
 

@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadExercises, type Exercise } from "../../../checker/run/exercises.js";
+import { loadExercises, type Exercise } from "../../../checker/model/exercises.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const FIXTURE = join(import.meta.dirname, "../../fixtures/lab");

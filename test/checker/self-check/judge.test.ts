@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import type { Exercise } from "../../../checker/run/exercises.js";
-import type { RunResult, TestOutcome } from "../../../checker/run/result.js";
+import type { Exercise } from "../../../checker/model/exercises.js";
+import type { RunResult, TestOutcome } from "../../../checker/model/result.js";
 import { judge, SELF_CHECK_MESSAGES } from "../../../checker/self-check/self-check.js";
 
 // judge is a pure function of the runs, so its rules are checked here on runs written by hand.

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { parseSync } from "rolldown/utils";
 import ts from "typescript";
 import { beforeEach, describe, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/run/exercises.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { createDrillFile, drillFiles } from "../../../src/drill/drill-files.js";
 import { drillSource } from "../../../src/drill/drill-source.js";
 import { tempDir } from "../../support/temp-dir.js";

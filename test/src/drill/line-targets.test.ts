@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { labPaths } from "../../../checker/paths.js";
-import { loadExercises } from "../../../checker/run/exercises.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { drillLines } from "../../../src/drill/drill-lines.js";
 
 /** A target our own code only just meets is one a learner cannot: the lab's versions keep a tenth of it spare. */

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import { loadExercises, type Exercise } from "../../../checker/run/exercises.js";
-import type { RunResult } from "../../../checker/run/result.js";
+import { loadExercises, type Exercise } from "../../../checker/model/exercises.js";
+import type { RunResult } from "../../../checker/model/result.js";
 import type { DrillSession } from "../../../src/drill/run-drill.js";
 import { drillsFile } from "../../../src/progress/drills.js";
 import { importScreen } from "../../../src/screen/import-screen.js";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/run/exercises.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { UserError } from "../../../src/cli/errors.js";
 import { learnersIn, pairsOf, shardOf } from "../../../src/grade/class-dir.js";
 import { GRADE_ERRORS } from "../../../src/grade/messages.js";

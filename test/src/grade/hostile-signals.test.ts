@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { PID_NAMESPACE_ENV } from "../../../checker/run/pid-namespace.js";
-import { RUN_MESSAGES } from "../../../checker/run/result.js";
+import { RUN_MESSAGES } from "../../../checker/model/result.js";
 import { refusedSignal } from "../../../checker/run/signal-wall.js";
 import { pidNamespaceWrap } from "./hostile-arm.js";
 import { classCopy, gradeChild, tempDir, type ChildRun } from "./support.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { refusedImport } from "../../../checker/run/import-wall.js";
 import { pidNamespaces } from "../../../checker/run/pid-namespace.js";
-import { RUN_MESSAGES } from "../../../checker/run/result.js";
+import { RUN_MESSAGES } from "../../../checker/model/result.js";
 import { refusedSignal } from "../../../checker/run/signal-wall.js";
 import { GRADE_REASONS } from "../../../src/grade/messages.js";
 import { armHostiles, importIn, SECRET, SOLUTION_MARK, type Armed } from "./hostile-arm.js";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { Exercise } from "../../../checker/run/exercises.js";
+import type { Exercise } from "../../../checker/model/exercises.js";
 import type { Progress } from "../../../src/progress/progress-data.js";
 import { nextExercise, nextStepOf, statusOf } from "../../../src/progress/status.js";
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/run/exercises.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { backupsDir, ensureFromStub, resetToStub, WORKSPACE_MESSAGES, WorkspaceWriteError } from "../../../src/progress/workspace-files.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { canMakeReadOnly, makeReadOnly } from "./read-only.js";

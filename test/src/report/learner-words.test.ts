@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test } from "vitest";
-import type { RunResult, TestOutcome } from "../../../checker/run/result.js";
+import type { RunResult, TestOutcome } from "../../../checker/model/result.js";
 import { exportedNames, inLearnerWords, LEARNER_WORDS, missingExports } from "../../../src/report/learner-words.js";
 import { describeRun } from "../../../src/report/plain-run.js";
 import { tempDir } from "../../support/temp-dir.js";

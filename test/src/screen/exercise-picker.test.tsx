@@ -1,6 +1,6 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
-import type { Exercise } from "../../../checker/run/exercises.js";
+import type { Exercise } from "../../../checker/model/exercises.js";
 import type { ExerciseTable } from "../../../src/progress/exercise-table.js";
 import { ExercisePicker } from "../../../src/screen/exercise-picker.js";
 import { until } from "./streams.js";

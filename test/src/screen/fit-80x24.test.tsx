@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
-import type { TestOutcome } from "../../../checker/run/result.js";
+import type { TestOutcome } from "../../../checker/model/result.js";
 import { paneRows } from "../../../src/screen/screen-layout.js";
 import { screenReducer, type ScreenAction, type ScreenState } from "../../../src/screen/screen-state.js";
 import { ScreenView } from "../../../src/screen/screen-view.js";

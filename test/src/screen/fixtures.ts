@@ -1,4 +1,4 @@
-import type { FileError, RunResult, TestOutcome } from "../../../checker/run/result.js";
+import type { FileError, RunResult, TestOutcome } from "../../../checker/model/result.js";
 import { initialScreenState, type ScreenState } from "../../../src/screen/screen-state.js";
 
 /** Plain data for screen tests: an exercise, test outcomes and run results. */

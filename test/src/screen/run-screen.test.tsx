@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/run/exercises.js";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
 import { initialScreenState } from "../../../src/screen/screen-state.js";

@@ -1,8 +1,8 @@
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import type { Exercise } from "../../../checker/run/exercises.js";
-import type { RunListener, RunResult } from "../../../checker/run/result.js";
+import type { Exercise } from "../../../checker/model/exercises.js";
+import type { RunListener, RunResult } from "../../../checker/model/result.js";
 import type { FileWatchHandlers, WatchFile } from "../../../src/watch/file-watcher.js";
 import { SAVE_DEBOUNCE_MS } from "../../../src/watch/run-scheduler.js";
 import { SILENCE_CHECK_MS, statFile } from "../../../src/watch/silence-check.js";

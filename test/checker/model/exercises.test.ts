@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { bugOfTest, findExercise, loadExercises, surveyExercises } from "../../../checker/run/exercises.js";
+import { bugOfTest, findExercise, loadExercises, surveyExercises } from "../../../checker/model/exercises.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const FIXTURE = join(import.meta.dirname, "../../fixtures/lab");
