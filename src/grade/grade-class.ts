@@ -55,10 +55,13 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
   const testHash = memo((exercise: Exercise) => sha256(readFileSync(exercise.hiddenTest)));
   const drills = memo((learnerDir: string) => bestDrillSeconds(learnerDir));
   const previous = options.store.latest();
+  const startedAt = new Date().toISOString();
+  const pendingFresh = options.store.pendingFresh();
   const steps = options.pairs.map((pair) =>
     planPair(pair, {
       limits: options.limits,
       fresh: options.fresh,
+      pendingFresh,
       previous,
       testHash: (p) => testHash(p.exercise),
       bestDrill: (p) => drills(p.learnerDir)?.get(p.exercise.number) ?? null,
@@ -74,7 +77,11 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
   const toRun = steps.filter((s): s is RunStep => s.kind === "run");
   const reused = steps.filter((s) => s.kind === "reuse").length;
   options.onEvent({ type: "planned", toRun: toRun.length, reused, recorded: steps.length - toRun.length - reused });
-  if (toRun.length === 0) return { records, graded: 0, reused, interrupted: false };
+  if (options.fresh && toRun.length > 0) options.store.markFresh(toRun.map((step) => step.pair.key), startedAt);
+  if (toRun.length === 0) {
+    options.store.settleFresh();
+    return { records, graded: 0, reused, interrupted: false };
+  }
 
   let interrupted = false;
   let engine: GradeEngine | null = null;
@@ -98,6 +105,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
     options.signals.off("SIGINT", stop);
     options.signals.off("SIGTERM", stop);
     await engine?.close();
+    options.store.settleFresh();
   }
   return { records, graded, reused, interrupted };
 }
