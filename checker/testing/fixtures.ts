@@ -7,7 +7,7 @@
  * the worker's TMPDIR before the run (named by LAB_FIXTURES); an unwalled worker, which may
  * make links, copies the folder itself.
  */
-import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { labPaths } from "../paths.js";
 
@@ -52,6 +52,27 @@ export function layFixtures(exerciseDir: string, id: string, into: string): stri
   rmSync(copy, { recursive: true, force: true });
   cpSync(source, copy, { recursive: true, verbatimSymlinks: true });
   return copy;
+}
+
+/**
+ * Every path under `exerciseDir`/fixtures with what it holds (a link: where it points), sorted,
+ * as one text: what a grader hashes beside the hidden test. Empty when there are no fixtures.
+ */
+export function fixturesText(exerciseDir: string): string {
+  const source = join(exerciseDir, "fixtures");
+  if (!existsSync(source)) return "";
+  const lines: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      const rel = relative(source, path);
+      if (entry.isSymbolicLink()) lines.push(`${rel} -> ${readlinkSync(path)}`);
+      else if (entry.isDirectory()) walk(path);
+      else lines.push(`${rel}: ${JSON.stringify(readFileSync(path, "utf8"))}`);
+    }
+  };
+  walk(source);
+  return lines.join("\n");
 }
 
 /**

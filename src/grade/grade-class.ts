@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/run/exercises.js";
+import { fixturesText } from "../../checker/testing/fixtures.js";
 import { bestDrillSeconds } from "../progress/drills.js";
 import type { Pair } from "./class-dir.js";
 import { GradeEngine, type EngineOptions } from "./engine.js";
@@ -52,7 +53,11 @@ function memo<K, V>(compute: (key: K) => V): (key: K) => V {
 }
 
 export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResult> {
-  const testHash = memo((exercise: Exercise) => sha256(readFileSync(exercise.hiddenTest)));
+  // The fixtures a test stands on are part of it: a changed link grades the exercise again.
+  const testHash = memo((exercise: Exercise) => {
+    const fixtures = fixturesText(exercise.dir);
+    return sha256(fixtures === "" ? readFileSync(exercise.hiddenTest) : Buffer.concat([readFileSync(exercise.hiddenTest), Buffer.from(`\n${fixtures}`)]));
+  });
   const drills = memo((learnerDir: string) => bestDrillSeconds(learnerDir));
   const previous = options.store.latest();
   const startedAt = new Date().toISOString();

@@ -2,11 +2,12 @@
  * Grading an exercise whose tests need real symlinks (8): the walled workers may not make
  * them, so the lab lays the exercise's fixtures in each pair's fresh temp folder.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { labPaths } from "../../../checker/paths.js";
 import { gradeCommand } from "../../../src/commands/grade.js";
+import { GRADE_NOTES } from "../../../src/grade/messages.js";
 import { captureIo } from "../../support/io.js";
 import { noSignals, tempDir } from "./support.js";
 
@@ -56,4 +57,24 @@ test("exercise 8 graded walled: the solution passes 11/11, each symlink bug fail
     ["cy", "fail", "10/11"],
   ]);
   expect(results).toEqual({ aaa: [PLANTED, LINKED_ROOT], ada: [], bob: [PLANTED], cy: [LINKED_ROOT] });
+}, 180_000);
+
+test("a changed fixture is a changed test: the exercise is graded again", async () => {
+  const copy = tempDir("lab-08");
+  cpSync(join(lab.exercises, "08-offloading"), join(copy, "exercises/08-offloading"), { recursive: true, verbatimSymlinks: true });
+  mkdirSync(join(copy, "solutions"));
+  const paths = { root: lab.root, exercises: join(copy, "exercises"), solutions: join(copy, "solutions") };
+  const dir = tempDir("class-08-fixture");
+  mkdirSync(join(dir, "ada"));
+  writeFileSync(join(dir, "ada/08-offloading.ts"), SOLUTION);
+  const grade = async () => {
+    const io = captureIo(dir);
+    expect(await gradeCommand(dir, { timeout: "20" }, io, paths, noSignals)).toBe(0);
+    return io.err().split("\n")[0];
+  };
+
+  expect(await grade()).toBe(GRADE_NOTES.planned(1, 0, 0));
+  expect(await grade()).toBe(GRADE_NOTES.planned(0, 1, 0));
+  writeFileSync(join(copy, "exercises/08-offloading/fixtures/planted-link/outside/secret.txt"), "tenant-c api key: sk-live-2222\n");
+  expect(await grade()).toBe(GRADE_NOTES.planned(1, 0, 0));
 }, 180_000);
