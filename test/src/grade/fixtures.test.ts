@@ -23,7 +23,7 @@ interface Row {
   state: string;
   passed: number;
   total: number;
-  failed: string[];
+  detail: string | null;
 }
 
 test("exercise 8 graded walled: the solution passes 11/11, each symlink bug fails its own test, and fixtures never carry over", async () => {
@@ -49,7 +49,7 @@ test("exercise 8 graded walled: the solution passes 11/11, each symlink bug fail
       return [learner, json.tests.filter((t) => t.status !== "pass").map((t) => t.name.replace(/^08-offloading: /, ""))];
     }),
   );
-  const rows = (JSON.parse(io.out()) as { rows: Row[] }).rows.map((r) => [r.learner, r.state, `${r.passed}/${r.total}`]);
+  const rows = (JSON.parse(io.out()) as { rows: Row[] }).rows.map((r) => [r.learner, r.state, `${r.passed}/${r.total}`, ...(r.state === "error" ? [r.detail] : [])]);
   expect(rows).toEqual([
     ["aaa", "fail", "9/11"],
     ["ada", "pass", "11/11"],
