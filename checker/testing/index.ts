@@ -136,3 +136,4 @@ export {
 } from "./cache-builders.js";
 export { GUARD_NUDGE, referenceParts, TRIAGE_TOOLS, virtualClock, WRAP_UP, type PartsOptions } from "./integrated-parts.js";
 export { ACCOUNTS, searchDump, SUPPORT_DOCS, type DispatchRecord } from "./acme-fixture.js";
+export { exerciseFixtures } from "./fixtures.js";

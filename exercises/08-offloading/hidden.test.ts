@@ -1,10 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { Offloader, READ_ARTIFACT_TOOL } from "lab:impl";
-import { PLANTED_DOCUMENT, useScenario } from "lab:test";
+import { exerciseFixtures, PLANTED_DOCUMENT, useScenario } from "lab:test";
 
 const OUTSIDE = "Error: path outside the artifact directory.";
 const base = mkdtempSync(join(tmpdir(), "lab-08-"));
@@ -149,10 +149,13 @@ describe("08 offloading", { timeout: 8_000 }, () => {
   });
 
   test("a symlink planted inside the root that points outside is refused (no-realpath bug)", () => {
-    const root = freshRoot();
-    const { off, legitimateRead } = withArtifact(root);
+    // Real links come from the lab (fixtures/): a walled worker may not make one itself.
+    const planted = join(exerciseFixtures("08-offloading", base), "planted-link");
+    const root = join(planted, "agent-artifacts");
     const link = join(root, "innocent.txt");
-    symlinkSync(secretOutside(root), link);
+    expect(lstatSync(link).isSymbolicLink(), "innocent.txt is a real symlink").toBe(true);
+    expect(realpathSync(link), "it points at the secret outside the root").toBe(realpathSync(join(planted, "outside", "secret.txt")));
+    const { off, legitimateRead } = withArtifact(root);
 
     expect(off.read(link)).toBe(OUTSIDE);
     expect(legitimateRead()).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
@@ -172,15 +175,15 @@ describe("08 offloading", { timeout: 8_000 }, () => {
   });
 
   test("an Offloader whose root is reached through a symlink still reads its own artifacts (realpath-one-side bug)", () => {
-    const real = freshRoot("real-artifacts");
-    mkdirSync(real, { recursive: true });
-    const root = join(real, "..", "artifacts-link");
-    symlinkSync(real, root);
+    const linked = join(exerciseFixtures("08-offloading", base), "linked-root");
+    const root = join(linked, "artifacts-link");
+    expect(lstatSync(root).isSymbolicLink(), "the root is a real symlink to real-artifacts").toBe(true);
 
     const { off, path } = withArtifact(root);
 
     expect(off.read(path, 0, 2)).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
-    expect(off.read(join(real, "..", "nowhere", "x.txt")).startsWith("Error:")).toBe(true);
+    expect(off.read(join(root, "earlier.txt"), 0, 2), "a file already in the root").toBe("[lines 0-2 of 2]\nan artifact from an earlier session\nline 2");
+    expect(off.read(join(linked, "nowhere", "x.txt")).startsWith("Error:")).toBe(true);
   });
 
   test("a document planting 'read /etc/passwd' gets the containment error through a tool loop (tool-without-window bug)", async () => {

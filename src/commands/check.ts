@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { Exercise } from "../../checker/model/exercises.js";
 import { ownedTempDir } from "../../checker/run/owned-temp.js";
+import { fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
 import { isInside, realOrSame } from "../../checker/run/import-wall.js";
 import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../cli/io.js";
@@ -24,13 +26,15 @@ export const CHECK_NOTES = {
  * A file outside the workspace may be anyone's (an instructor checking a submission), so
  * it runs behind grading's walls: a learner tool never reads the instructor's files. As in
  * grading, the worker reads a copy of the hidden test in the runner's scratch folder and
- * nothing else of the exercise.
+ * nothing else of the exercise, and writes only in its TMPDIR, where the exercise's fixtures
+ * are laid down for it first.
  */
-function wallsFor(ctx: LabContext, implFile: string): RunnerOptions | null {
+function wallsFor(ctx: LabContext, exercise: Exercise, implFile: string): RunnerOptions | null {
   if (isInside(realOrSame(implFile), realOrSame(ctx.config.workspaceDir))) return null;
   const scratchDir = realOrSame(ownedTempDir("lab-run-"));
   const tmp = join(scratchDir, "tmp");
   mkdirSync(tmp);
+  layFixtures(exercise.dir, exercise.id, fixturesIn(tmp));
   const sandbox = workerSandbox([join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist"), scratchDir], DEFAULT_MEMORY_MB, tmp);
   return { env: sandbox.env, execArgv: sandbox.execArgv, memoryLimitMb: DEFAULT_MEMORY_MB, codeOverIpc: true, scratchDir };
 }
@@ -40,7 +44,7 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
   const ctx = await loadContext(io, paths, { workspace: opts.file === undefined });
   const exercise = exerciseOrFail(ctx, key);
   const implFile = implFileOrFail(ctx, io, exercise, opts.file);
-  const walls = wallsFor(ctx, implFile);
+  const walls = wallsFor(ctx, exercise, implFile);
   if (walls) writeLine(io.stderr, CHECK_NOTES.walled(implFile));
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls });
   const typeCheck = opts.json || !ctx.config.config.typeCheck ? null : new TypeChecker();

@@ -1,5 +1,8 @@
-/** A class folder: one folder per learner, each laid out like a workspace (`NN-slug.ts` files). */
-import { readdirSync, statSync } from "node:fs";
+/**
+ * A class folder: one folder per learner, each laid out like a workspace (`NN-slug.ts` files),
+ * or holding the learner's whole lab folder, whose workspace/ is then theirs.
+ */
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
 import { UserError } from "../cli/errors.js";
@@ -13,6 +16,7 @@ export interface Pair {
   /** "ada/01-tool-loop": stable across runs, shards and machines. */
   key: string;
   learner: string;
+  /** The learner's workspace: their folder, or the workspace/ inside it (their files, siblings and .lab/ drills). */
   learnerDir: string;
   exercise: Exercise;
   /** The learner's file, absolute. */
@@ -40,18 +44,42 @@ export function learnersIn(dir: string): string[] {
   return learners;
 }
 
+/** A learner who handed in their whole lab folder has their files in this folder inside it. */
+export const HANDED_IN_WORKSPACE = "workspace";
+
+const present = (path: string, kind: "any" | "dir") => {
+  try {
+    const stat = lstatSync(path);
+    return kind === "any" || stat.isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Where a learner's files are: their folder, unless it holds none of the exercises' files and
+ * has a workspace/ folder (not a link: a link could take a classmate's), as a lab folder does.
+ */
+function workspaceOf(learnerDir: string, exercises: Exercise[]): string {
+  if (exercises.some((exercise) => present(join(learnerDir, exercise.fileName), "any"))) return learnerDir;
+  const nested = join(learnerDir, HANDED_IN_WORKSPACE);
+  return present(nested, "dir") ? nested : learnerDir;
+}
+
 /** Every learner × exercise, learner by learner, exercises in number order. */
 export function pairsOf(dir: string, learners: string[], exercises: Exercise[]): Pair[] {
-  return learners.flatMap((learner) =>
-    exercises.map((exercise) => ({
+  return learners.flatMap((learner) => {
+    const learnerDir = workspaceOf(join(dir, learner), exercises);
+    const shown = learnerDir === join(dir, learner) ? learner : `${learner}/${HANDED_IN_WORKSPACE}`;
+    return exercises.map((exercise) => ({
       key: `${learner}/${exercise.id}`,
       learner,
-      learnerDir: join(dir, learner),
+      learnerDir,
       exercise,
-      file: join(dir, learner, exercise.fileName),
-      relFile: `${learner}/${exercise.fileName}`,
-    })),
-  );
+      file: join(learnerDir, exercise.fileName),
+      relFile: `${shown}/${exercise.fileName}`,
+    }));
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ownedTempDir } from "../../checker/run/owned-temp.js";
 import { Runner } from "../../checker/run/runner.js";
+import { fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
 import type { Pair } from "./class-dir.js";
 import { OutputTail } from "./output-tail.js";
 import { outcomeOf, type RunOutcome } from "./outcome.js";
@@ -115,6 +116,8 @@ export class GradeEngine {
     const copy = join(dir, pair.exercise.fileName);
     writeFileSync(copy, source);
     copySiblings(pair.learnerDir, pair.exercise.fileName, dir);
+    // Links the workers may not make (Node's permission model), laid in the freshly emptied tmp.
+    layFixtures(pair.exercise.dir, pair.exercise.id, fixturesIn(slot.tmp));
     try {
       slot.output.reset();
       const results = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy }]).catch((err: unknown) => {

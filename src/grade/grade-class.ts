@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/model/exercises.js";
+import { fixturesText } from "../../checker/testing/fixtures.js";
 import { bestDrillSeconds } from "../progress/drills.js";
 import type { Pair } from "./class-dir.js";
 import { GradeEngine, type EngineOptions } from "./engine.js";
@@ -52,13 +53,20 @@ function memo<K, V>(compute: (key: K) => V): (key: K) => V {
 }
 
 export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResult> {
-  const testHash = memo((exercise: Exercise) => sha256(readFileSync(exercise.hiddenTest)));
+  // The fixtures a test stands on are part of it: a changed link grades the exercise again.
+  const testHash = memo((exercise: Exercise) => {
+    const fixtures = fixturesText(exercise.dir);
+    return sha256(fixtures === "" ? readFileSync(exercise.hiddenTest) : Buffer.concat([readFileSync(exercise.hiddenTest), Buffer.from(`\n${fixtures}`)]));
+  });
   const drills = memo((learnerDir: string) => bestDrillSeconds(learnerDir));
   const previous = options.store.latest();
+  const startedAt = new Date().toISOString();
+  const pendingFresh = options.store.pendingFresh();
   const steps = options.pairs.map((pair) =>
     planPair(pair, {
       limits: options.limits,
       fresh: options.fresh,
+      pendingFresh,
       previous,
       testHash: (p) => testHash(p.exercise),
       bestDrill: (p) => drills(p.learnerDir)?.get(p.exercise.number) ?? null,
@@ -74,7 +82,11 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
   const toRun = steps.filter((s): s is RunStep => s.kind === "run");
   const reused = steps.filter((s) => s.kind === "reuse").length;
   options.onEvent({ type: "planned", toRun: toRun.length, reused, recorded: steps.length - toRun.length - reused });
-  if (toRun.length === 0) return { records, graded: 0, reused, interrupted: false };
+  if (options.fresh && toRun.length > 0) options.store.markFresh(toRun.map((step) => step.pair.key), startedAt);
+  if (toRun.length === 0) {
+    options.store.settleFresh();
+    return { records, graded: 0, reused, interrupted: false };
+  }
 
   let interrupted = false;
   let engine: GradeEngine | null = null;
@@ -98,6 +110,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
     options.signals.off("SIGINT", stop);
     options.signals.off("SIGTERM", stop);
     await engine?.close();
+    options.store.settleFresh();
   }
   return { records, graded, reused, interrupted };
 }

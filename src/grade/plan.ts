@@ -16,6 +16,8 @@ export const MAX_FILE_KB = 512;
 export interface PlanContext {
   limits: string;
   fresh: boolean;
+  /** Pairs an unfinished --fresh run has yet to grade again: key → when it started. */
+  pendingFresh: Map<string, string>;
   previous: Map<string, GradeRecord>;
   testHash: (pair: Pair) => string;
   bestDrill: (pair: Pair) => number | null;
@@ -71,8 +73,11 @@ export function planPair(pair: Pair, ctx: PlanContext): Step {
 
   const source = readFileSync(pair.file);
   const fields = base(pair, ctx, sha256(source));
+  // A result older than the --fresh run that set out to replace it is not reused, even after Ctrl-C.
+  const since = ctx.pendingFresh.get(pair.key);
+  const stale = since !== undefined && previous !== undefined && previous.at < since;
   const unchanged =
-    !ctx.fresh && previous && previous.fileHash === fields.fileHash && previous.testHash === fields.testHash && previous.limits === fields.limits;
+    !ctx.fresh && !stale && previous && previous.fileHash === fields.fileHash && previous.testHash === fields.testHash && previous.limits === fields.limits;
   if (unchanged) {
     // Same file, same test, same limits: the result stands; only a new best drill time is news.
     if (previous.bestDrillSeconds === fields.bestDrillSeconds) return { kind: "reuse", record: previous };

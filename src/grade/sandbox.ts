@@ -8,6 +8,7 @@
  */
 import { realpathSync } from "node:fs";
 import { SIGNALS_ENV } from "../../checker/run/signal-wall.js";
+import { FIXTURES_ENV, fixturesIn } from "../../checker/testing/fixtures.js";
 
 export interface Sandbox {
   execArgv: string[];
@@ -36,7 +37,9 @@ function bothSpellings(dirs: string[]): string[] {
 /**
  * `readable`: the folders workers may read; `memoryMb`: the heap limit (the guard's is given to
  * the runner); `tmp`: the one folder they may also write, as their TMPDIR, since exercises that
- * work on real files (offloading, a run saved to disk) need somewhere to put them.
+ * work on real files (offloading, a run saved to disk) need somewhere to put them. The
+ * exercise's fixtures, which the workers may not make (symlinks), are laid in it by the lab
+ * before each run (checker/testing/fixtures.ts); LAB_FIXTURES says where.
  */
 export function workerSandbox(readable: string[], memoryMb: number, tmp?: string): Sandbox {
   const writable = tmp ? bothSpellings([tmp]) : [];
@@ -50,6 +53,6 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
     // It may signal no process but its own (see checker/run/signal-wall.ts).
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own", ...(tmp ? { TMPDIR: tmp } : {}) },
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own", ...(tmp ? { TMPDIR: tmp, [FIXTURES_ENV]: fixturesIn(tmp) } : {}) },
   };
 }

@@ -74,4 +74,17 @@ describe("lab check --file on a file outside the workspace", () => {
     expect(run.out).toMatch(new RegExp(`lab refused to signal process \\d+: your file may signal only its own process\\.`));
     expect(refusedSignal(1)).toMatch(/process 1:/);
   });
+
+  test("exercise 8's symlink tests run walled, on the links the lab lays down for them: the solution passes 11/11", async () => {
+    const cwd = tempDir("check-walls-08");
+    writeFileSync(join(cwd, "lab.config.ts"), `export default { workspace: "./ws", timeoutSeconds: 20 };\n`);
+    const file = join(tempDir("submission"), "08-offloading.ts");
+    writeFileSync(file, readFileSync(join(root, "solutions/08-offloading.ts")));
+    const io = captureIo(cwd);
+    const code = await checkCommand("8", { file }, io, { root, exercises: join(root, "exercises"), solutions: join(root, "solutions") });
+    expect(io.err()).toContain(CHECK_NOTES.walled(file));
+    expect(io.out()).toContain("PASS  a symlink planted inside the root that points outside is refused (no-realpath bug)");
+    expect(io.out()).toContain("PASS  an Offloader whose root is reached through a symlink still reads its own artifacts (realpath-one-side bug)");
+    expect([code, io.out().trimEnd().split("\n").at(-1)]).toEqual([0, "11 passed, 0 failed"]);
+  }, 60_000);
 });

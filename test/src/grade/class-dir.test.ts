@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
@@ -53,6 +53,31 @@ describe("a class folder", () => {
       "eve/02-greeter",
     ]);
     expect(pairs[1]).toMatchObject({ learner: "ada", file: join(learnersDir, "ada/02-greeter.ts"), relFile: "ada/02-greeter.ts" });
+  });
+});
+
+describe("a learner's whole lab folder handed in", () => {
+  const where = (dir: string, learner: string) => pairsOf(dir, [learner], exercises).map((p) => [p.learnerDir, p.relFile]);
+
+  test("its workspace/ holds the files when the learner's folder holds none of them", () => {
+    const dir = tempDir("handed-in");
+    mkdirSync(join(dir, "ada/workspace"), { recursive: true });
+    writeFileSync(join(dir, "ada/workspace/02-greeter.ts"), "");
+    expect(where(dir, "ada")).toEqual([
+      [join(dir, "ada/workspace"), "ada/workspace/01-adder.ts"],
+      [join(dir, "ada/workspace"), "ada/workspace/02-greeter.ts"],
+    ]);
+  });
+
+  test("a file of the learner's own folder wins over workspace/, and a workspace link is not followed", () => {
+    const dir = tempDir("handed-in");
+    mkdirSync(join(dir, "ben/workspace"), { recursive: true });
+    writeFileSync(join(dir, "ben/01-adder.ts"), "");
+    writeFileSync(join(dir, "ben/workspace/02-greeter.ts"), "");
+    expect(where(dir, "ben").map(([, rel]) => rel)).toEqual(["ben/01-adder.ts", "ben/02-greeter.ts"]);
+    mkdirSync(join(dir, "mal"));
+    symlinkSync(join(dir, "ben/workspace"), join(dir, "mal/workspace"));
+    expect(where(dir, "mal").map(([, rel]) => rel)).toEqual(["mal/01-adder.ts", "mal/02-greeter.ts"]);
   });
 });
 

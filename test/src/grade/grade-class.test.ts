@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -113,6 +113,29 @@ describe("files that are not run", () => {
     expect(GRADE_REASONS.notAFile("ada/01-adder.ts")).toBe("ada/01-adder.ts is not a regular file (a folder or a link), so it was not run.");
     expect(GRADE_REASONS.tooLarge("bob/01-adder.ts", 512)).toBe("bob/01-adder.ts is larger than 512 KB, so it was not run.");
     expect(run.out).not.toContain("secret");
+  });
+});
+
+describe("a learner who handed in the whole lab folder", () => {
+  test("name/workspace/NN-slug.ts is graded, with its drills, and a missing file is named where it was looked for", async () => {
+    const cls = tempDir("handed-in-lab");
+    cpSync(join(FIXTURE, "learners/ada"), join(cls, "ada/workspace"), { recursive: true });
+    writeFileSync(join(cls, "ada/README.md"), "the rest of ada's lab folder\n");
+    mkdirSync(join(cls, "ben/workspace"), { recursive: true });
+    cpSync(join(FIXTURE, "learners/ben/01-adder.ts"), join(cls, "ben/workspace/01-adder.ts"));
+    const run = await gradeHere(cls, { timeout: "10", format: "json" });
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.out) as { rows: { learner: string; exercise: string; state: string; passed: number; detail: string | null }[] };
+    expect(summary.rows.map((r) => [r.learner, r.exercise, r.state, r.passed])).toEqual([
+      ["ada", "01-adder", "pass", 3],
+      ["ada", "02-greeter", "pass", 2],
+      ["ben", "01-adder", "fail", 2],
+      ["ben", "02-greeter", "missing", 0],
+    ]);
+    expect(summary.rows[3]!.detail).toBe(GRADE_REASONS.missing("ben/workspace/02-greeter.ts"));
+    expect(GRADE_REASONS.missing("ben/workspace/02-greeter.ts")).toBe("No file ben/workspace/02-greeter.ts.");
+    const table = await gradeHere(cls, { timeout: "10" });
+    expect(table.out).toContain(GOOD_TABLE.split("\n").find((line) => line.startsWith("ada      2/2")));
   });
 });
 

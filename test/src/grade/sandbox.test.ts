@@ -2,6 +2,7 @@ import { realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { SIGNALS_ENV } from "../../../checker/run/signal-wall.js";
+import { FIXTURES_ENV } from "../../../checker/testing/fixtures.js";
 import { permissionFlag, workerSandbox } from "../../../src/grade/sandbox.js";
 import { tempDir } from "./support.js";
 
@@ -41,4 +42,5 @@ test("with a temp folder, workers may read and write there and nowhere else, and
   expect(execArgv.filter((flag) => flag.startsWith("--allow-fs-write"))).toEqual([`--allow-fs-write=${tmp}`]);
   expect(execArgv).toContain(`--allow-fs-read=${tmp}`);
   expect(env["TMPDIR"]).toBe(tmp);
+  expect(env[FIXTURES_ENV], "where the lab lays fixtures the workers may not make").toBe(join(tmp, "lab-fixtures"));
 });

@@ -1,8 +1,8 @@
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parseRecord } from "../../../src/grade/record.js";
-import { latestByKey, readRecords, ResultsStore } from "../../../src/grade/store.js";
+import { FRESH_FILE, latestByKey, readRecords, ResultsStore } from "../../../src/grade/store.js";
 import { record } from "./records.js";
 import { tempDir } from "./support.js";
 
@@ -56,5 +56,31 @@ describe("results.jsonl", () => {
     expect(readRecords(s.file).map((r) => r.key)).toEqual(["ben/01-adder", "cy/02-greeter"]);
     writeFileSync(s.file, "");
     expect(s.latest().size).toBe(0);
+  });
+});
+
+describe("fresh.json: what an unfinished --fresh run has yet to grade again", () => {
+  const SINCE = "2026-03-01T12:00:00.000Z";
+
+  test("marked pairs stay pending until each has a result from the fresh run on, then the file goes", () => {
+    const s = store();
+    s.append(record("ada", "01-adder", { at: "2026-03-01T10:00:00.000Z" }));
+    s.markFresh(["ada/01-adder", "ben/01-adder"], SINCE);
+    s.append(record("ben", "01-adder", { at: "2026-03-01T12:00:05.000Z" }));
+    s.settleFresh();
+    expect([...s.pendingFresh()]).toEqual([["ada/01-adder", SINCE]]);
+    s.append(record("ada", "01-adder", { at: "2026-03-01T12:00:09.000Z" }));
+    s.settleFresh();
+    expect(s.pendingFresh().size).toBe(0);
+    expect(existsSync(join(s.dir, FRESH_FILE))).toBe(false);
+  });
+
+  test("a later --fresh run adds its pairs with its own start; an unreadable file is nothing pending", () => {
+    const s = store();
+    s.markFresh(["ada/01-adder"], SINCE);
+    s.markFresh(["ben/01-adder"], "2026-03-01T13:00:00.000Z");
+    expect(Object.fromEntries(s.pendingFresh())).toEqual({ "ada/01-adder": SINCE, "ben/01-adder": "2026-03-01T13:00:00.000Z" });
+    writeFileSync(join(s.dir, FRESH_FILE), '{"ada/01-adder": "2026');
+    expect(s.pendingFresh().size).toBe(0);
   });
 });
