@@ -7,6 +7,8 @@ import { Offloader, READ_ARTIFACT_TOOL } from "lab:impl";
 import { exerciseFixtures, PLANTED_DOCUMENT, useScenario } from "lab:test";
 
 const OUTSIDE = "Error: path outside the artifact directory.";
+/** A refusal the model can read that carries nothing of the file: no passwd line. */
+const REFUSED = /^Error: (?![\s\S]*:0:0:)/;
 const base = mkdtempSync(join(tmpdir(), "lab-08-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -168,7 +170,9 @@ describe("08 offloading", { timeout: 8_000 }, () => {
     // Written out by hand: join() would tidy the .. away before the Offloader saw it.
     const traversal = [root, "..", "outside", "secret.txt"].join(sep);
 
-    expect(off.read("/etc/passwd"), "the case every version catches").toBe(OUTSIDE);
+    // Only an Error: sentence is asserted here: under lab grade's walls /etc/passwd cannot even be
+    // resolved, so a correct Offloader that resolves before it compares says so in its own words.
+    expect(off.read("/etc/passwd"), "the case every version catches: refused, nothing read").toMatch(REFUSED);
     expect(legitimateRead()).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
     expect(off.read(traversal)).toBe(OUTSIDE);
     expect(legitimateRead()).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
@@ -216,7 +220,7 @@ describe("08 offloading", { timeout: 8_000 }, () => {
       else messages.push({ role: "user", content: uses.map((u) => ({ type: "tool_result" as const, tool_use_id: u.id, content: run(u.name, u.input as Record<string, unknown>) })) });
     }
 
-    expect(answer, "the planted read came back refused").toContain(OUTSIDE);
+    expect(answer, "the planted read came back refused").toMatch(/the read was refused: Error: /);
     expect(JSON.stringify(session.bodies()), "nothing from /etc/passwd reached the provider").not.toMatch(/root:[^:\n]*:0:0:/);
   });
 
