@@ -133,6 +133,11 @@ export async function triageCommand(question: string | undefined, opts: { tenant
   }
 }
 
+/** The cache audit's verdict on a run's hit rate (exercise 7's thresholds). */
+export function cacheVerdict(hitRate: number): "HEALTHY" | "WEAK" | "BROKEN" {
+  return hitRate > 0.7 ? "HEALTHY" : hitRate > 0.1 ? "WEAK" : "BROKEN";
+}
+
 /** The ledger's "where the money went" table, from the rows of this run. */
 function printMoney(io: Io, rows: ReadonlyArray<{ usage: Tokens; usd: number }>): void {
   const sum = (f: (u: Tokens) => number) => rows.reduce((n, r) => n + f(r.usage), 0);
@@ -141,15 +146,21 @@ function printMoney(io: Io, rows: ReadonlyArray<{ usage: Tokens; usd: number }>)
   const [write, read] = [sum((u) => u.cache_creation_input_tokens ?? 0), sum((u) => u.cache_read_input_tokens ?? 0)];
   const share = (usd: number) => (total > 0 ? usd / total : 0);
   const price = PRICES["claude-opus-5"]!; // the model the loop names
+  const hitRate = read + write + inT > 0 ? read / (read + write + inT) : 0;
   const lines: Array<[string, string]> = [
-    ["model calls", String(rows.length)],
     ["total", money(total)],
     ["output", pct(share(outT * price.out))],
     ["uncached input", pct(share(inT * price.in))],
     ["cache write", pct(share(write * price.in * CACHE_WRITE))],
     ["cache read", pct(share(read * price.in * CACHE_READ))],
-    ["cache hit rate", (read + write + inT > 0 ? read / (read + write + inT) : 0).toFixed(3)],
   ];
   writeLine(io.stdout, "Where the money went");
+  writeLine(io.stdout, `  ${"model calls".padEnd(16)}${String(rows.length).padStart(10)}`);
+  // Five turns to a line keeps the row inside 80 columns however long the run was.
+  for (let i = 0; i < rows.length; i += 5) {
+    const label = i === 0 ? "per turn" : "";
+    writeLine(io.stdout, `  ${label.padEnd(16)}${rows.slice(i, i + 5).map((r) => money(r.usd)).join(" ")}`);
+  }
   for (const [label, value] of lines) writeLine(io.stdout, `  ${label.padEnd(16)}${value.padStart(10)}`);
+  writeLine(io.stdout, `  ${"cache hit rate".padEnd(16)}${hitRate.toFixed(3).padStart(10)}  ${cacheVerdict(hitRate)}`);
 }
