@@ -81,5 +81,14 @@ export const ACCOUNTS: Record<string, Account> = {
   },
 };
 
+/**
+ * What acme's semantic cache already holds: an answer about how often to rotate, whose question
+ * sits at 0.91 from "how do I rotate an API key" (under the 0.98 threshold, so that is a miss).
+ */
+export const ACME_CACHED: Record<string, string> = {
+  "acme\u0000how often do I rotate an API key":
+    "Claim 1: Rotate every key at least every 90 days, and at once if it may have leaked [src:docs/api-keys.md]",
+};
+
 /** What a tool call did, as the dispatcher saw it: the tenant is the run's, never the model's. */
 export interface DispatchRecord { name: string; input: Record<string, unknown>; tenant: string; start: number; end: number }

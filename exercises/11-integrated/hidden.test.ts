@@ -80,6 +80,8 @@ describe("the chapter's walk-through, rebuilt from this run's ledger", () => {
 
     // The chapter's story: a miss, two tools in one turn, the big result offloaded and read back, an uncited claim sent back.
     expect(t.events[0]).toBe("cache.get");
+    expect(t.lookups[0], "the nearest stored question is 0.91 away, under the 0.98 threshold").toMatchObject({ question: QUESTION, namespace: "acme", hit: false });
+    expect(t.lookups[0]!.similarity.toFixed(2)).toBe("0.91");
     expect(result.steps.map((s) => [s.tool, s.batch])).toEqual([["search_docs", 0], ["get_account", 0], ["read_artifact", 1], ["read_artifact", 2]]);
     expect(t.events).toContain("offload:search_docs");
     expect(t.session.bodies().filter((b) => lastUser(b).includes(FEEDBACK_MARK))).toHaveLength(1);

@@ -7,12 +7,13 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { existsSync } from "node:fs";
 import { startProvider } from "../../checker/provider/index.js";
-import { referenceParts } from "../../checker/testing/integrated-parts.js";
+import { CACHE_THRESHOLD, referenceParts } from "../../checker/testing/integrated-parts.js";
 import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
 import { UserError } from "../cli/errors.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { loadModule } from "../config/load-module.js";
 import { ProgressStore } from "../progress/progress-store.js";
+import { wrapText } from "../screen/wrap.js";
 import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
 
 export const TRIAGE_MESSAGES = {
@@ -27,12 +28,16 @@ interface Tokens { input_tokens: number; output_tokens: number; cache_creation_i
 
 const LIMIT_USD = 2;
 const MAX_STEPS = 12;
+/** The answer is wrapped to the lab's screen width. */
+const WIDTH = 80;
 
 type Run = (request: string, tenant: string, opts: { limitUsd: number; maxSteps: number }, parts: unknown) =>
   Promise<{ ok: boolean; text: string; reason: string; usd: number; source: string }>;
 
-const short = (value: unknown, room = 56) => {
-  const text = JSON.stringify(value);
+/** A tool's input on one line of `room` columns: short fields first, so a long path is what gets cut. */
+const short = (input: Record<string, unknown>, room: number) => {
+  const fields = Object.entries(input).sort(([, a], [, b]) => JSON.stringify(a).length - JSON.stringify(b).length);
+  const text = JSON.stringify(Object.fromEntries(fields));
   return text.length > room ? `${text.slice(0, room - 1)}…` : text;
 };
 const money = (usd: number) => `$${usd.toFixed(4)}`;
@@ -70,7 +75,10 @@ export async function triageCommand(question: string | undefined, opts: { tenant
       cache: {
         async get(q: string, ns?: string) {
           const hit = await p.cache.get(q, ns);
-          say("cache", hit === null ? "miss: no stored answer for this question" : "hit: answered without a model call");
+          const seen = ref.lookups.at(-1);
+          const near = seen?.nearest ? `${seen.similarity.toFixed(2)} ("${seen.nearest}")` : "";
+          if (hit !== null) say("cache", `hit: ${near}, answered without a model call`);
+          else say("cache", near ? `miss: nearest ${near} < ${CACHE_THRESHOLD}` : `miss: nothing stored for ${ns ?? "this tenant"}`);
           return hit;
         },
         put: async (q: string, a: string, ns?: string) => (say("cache", "stored the answer for the next caller"), p.cache.put(q, a, ns)),
@@ -83,7 +91,8 @@ export async function triageCommand(question: string | undefined, opts: { tenant
         },
       },
       async dispatch(name: string, input: Record<string, unknown>, t: string) {
-        say("tool", `${name} ${short(input)} (tenant ${t})`);
+        const suffix = ` (tenant ${t})`;
+        say("tool", `${name} ${short(input, WIDTH - 8 - name.length - 1 - suffix.length)}${suffix}`);
         return p.dispatch(name, input, t);
       },
       offloader: {
@@ -122,7 +131,7 @@ export async function triageCommand(question: string | undefined, opts: { tenant
     const result = await run(question, tenant, { limitUsd: LIMIT_USD, maxSteps: MAX_STEPS }, parts);
     writeLine(io.stdout, "");
     writeLine(io.stdout, result.ok ? `Answer (${result.reason}):` : `Stopped: ${result.reason}. What it had so far:`);
-    writeLine(io.stdout, result.text || "(nothing)");
+    for (const line of wrapText(result.text || "(nothing)", WIDTH)) writeLine(io.stdout, line);
     const cites = [...new Set([...result.text.matchAll(/\[src:([^\]]+)\]/g)].map((m) => m[1]!))];
     writeLine(io.stdout, `Citations: ${cites.length ? cites.join(", ") : "none"}`);
     writeLine(io.stdout, "");
