@@ -84,8 +84,10 @@ export async function run(
     let reply: Anthropic.Message;
     const started = now();
     try {
+      // Two breakpoints: the system block (tools and system), and the top-level one, which marks the newest
+      // block, so the next turn reads this whole prompt back at a tenth and writes only what is new.
       reply = await parts.retry(() =>
-        parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages }),
+        parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages, cache_control: { type: "ephemeral" } }),
       );
     } catch (err) {
       return partial(REASONS.modelCall(err instanceof Error ? err.message : String(err)));

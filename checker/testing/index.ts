@@ -134,6 +134,6 @@ export {
   tenthBuilder,
   type BuildRequest,
 } from "./cache-builders.js";
-export { GUARD_NUDGE, referenceParts, TRIAGE_TOOLS, virtualClock, WRAP_UP, type PartsOptions } from "./integrated-parts.js";
-export { ACCOUNTS, searchDump, SUPPORT_DOCS, type DispatchRecord } from "./acme-fixture.js";
+export { CACHE_THRESHOLD, GUARD_NUDGE, referenceParts, TRIAGE_TOOLS, virtualClock, WRAP_UP, type CacheLookup, type PartsOptions } from "./integrated-parts.js";
+export { ACCOUNTS, ACME_CACHED, searchDump, SUPPORT_DOCS, type DispatchRecord } from "./acme-fixture.js";
 export { exerciseFixtures } from "./fixtures.js";

@@ -5,7 +5,8 @@
 import type Anthropic from "#anthropic-sdk";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import { ACCOUNTS, type DispatchRecord, searchDump } from "./acme-fixture.js";
+import { ACCOUNTS, ACME_CACHED, type DispatchRecord, searchDump } from "./acme-fixture.js";
+import { stagedVector } from "./staged-embeddings.js";
 import { tokenText } from "../provider/scenarios/accounting.js";
 import { usdOf } from "./pricing.js";
 
@@ -41,7 +42,7 @@ const TOOL = (name: string, description: string, properties: Record<string, unkn
 /** The support tools; no schema has a tenant field. */
 export const TRIAGE_TOOLS: Anthropic.Tool[] = [
   // The runbook makes the stable prefix about the chapter's 6,100 tokens, so the prompt cache has work to do.
-  TOOL("search_docs", `Search the support docs. Runbook: ${tokenText(5_900, "policy")}`, { query: { type: "string" } }),
+  TOOL("search_docs", `Search the support docs. Runbook: ${tokenText(5_873, "policy")}`, { query: { type: "string" } }),
   TOOL("get_account", "The current customer's account."),
   TOOL("issue_refund", "Refund an order. Needs confirmed: true.", { order: { type: "string" }, amount_usd: { type: "number" }, confirmed: { type: "boolean" } }),
   TOOL("read_artifact", "Read lines of an offloaded result.", { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer" } }),
@@ -50,6 +51,13 @@ export const TRIAGE_TOOLS: Anthropic.Tool[] = [
 export const WRAP_UP = "Budget nearly spent: wrap up now with what you have, citing it.";
 export const GUARD_NUDGE = "You have made this exact call three times. Change course or answer.";
 const OFFLOAD_AT = 2_000;
+/** The semantic cache's threshold: exercise 5's default. */
+export const CACHE_THRESHOLD = 0.98;
+
+/** One cache lookup: the nearest stored question of the namespace and how close it was. */
+export interface CacheLookup { question: string; namespace: string; nearest: string | null; similarity: number; hit: boolean }
+
+const cosine = (a: Float64Array, b: Float64Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
 export interface PartsOptions {
   client: Anthropic;
@@ -59,7 +67,7 @@ export interface PartsOptions {
   /** Identical calls before the guard trips (3); its own step cap (the run's maxSteps). */
   repeat?: number;
   guardSteps?: number;
-  /** Answers already cached, keyed `${namespace}\u0000${question}`. */
+  /** Answers already cached, keyed `${namespace}\u0000${question}`, besides acme's earlier one. */
   cached?: Record<string, string>;
   retryAttempts?: number;
 }
@@ -67,7 +75,8 @@ export interface PartsOptions {
 export function referenceParts(o: PartsOptions) {
   const events: string[] = [];
   const dispatched: DispatchRecord[] = [];
-  const store = new Map<string, string>(Object.entries(o.cached ?? {}));
+  const store = new Map<string, string>(Object.entries({ ...ACME_CACHED, ...o.cached }));
+  const lookups: CacheLookup[] = [];
   const puts: Array<{ q: string; a: string; ns: string }> = [];
   const rows: Array<{ usage: Usage; usd: number; ms: number }> = [];
   const guardStates: unknown[] = [];
@@ -86,7 +95,10 @@ export function referenceParts(o: PartsOptions) {
       artifacts.set(path, text);
       events.push(`offload:${tool}`);
       const lines = text.split("\n");
-      return `[${tool} returned ${text.length} chars over ${lines.length} lines; saved to ${path}]\nhead:\n${lines.slice(0, 5).join("\n")}\n…\ntail:\n${lines.slice(-3).join("\n")}\nUse read_artifact(path, offset, limit) for more.`;
+      // Eight lines from the top and five from the bottom: the chapter's 38,059 characters become its 1,573.
+      const head = lines.slice(0, 8).join("\n");
+      const tail = lines.slice(-5).join("\n");
+      return `[${tool}: ${text.length} chars over ${lines.length} lines in ${path}]\nhead:\n${head}\n…\ntail:\n${tail}\nUse read_artifact(path, offset, limit)`;
     },
     read(path: string, offset = 0, limit = 40): string {
       const text = artifacts.get(posix.resolve(path));
@@ -116,7 +128,18 @@ export function referenceParts(o: PartsOptions) {
     cache: {
       async get(q: string, ns = "") {
         events.push("cache.get");
-        return store.get(`${ns}\u0000${q}`) ?? null;
+        // Semantic: the nearest question stored under this namespace answers if it is close enough.
+        const lookup: CacheLookup = { question: q, namespace: ns, nearest: null, similarity: 0, hit: false };
+        const asked = stagedVector(q);
+        for (const stored of store.keys()) {
+          const [space, question] = stored.split("\u0000") as [string, string];
+          if (space !== ns) continue;
+          const similarity = question === q ? 1 : cosine(asked, stagedVector(question));
+          if (similarity > lookup.similarity) Object.assign(lookup, { nearest: question, similarity });
+        }
+        lookup.hit = lookup.similarity >= CACHE_THRESHOLD;
+        lookups.push(lookup);
+        return lookup.hit ? store.get(`${ns}\u0000${lookup.nearest}`)! : null;
       },
       async put(q: string, a: string, ns = "") {
         events.push("cache.put");
@@ -181,5 +204,5 @@ export function referenceParts(o: PartsOptions) {
     },
     offloader,
   };
-  return { parts, events, dispatched, puts, rows, guardStates, sleeps, budgets, root };
+  return { parts, events, dispatched, puts, rows, guardStates, sleeps, budgets, root, lookups };
 }

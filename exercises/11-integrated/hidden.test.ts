@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, test } from "vitest";
 import { authorize, goalPredicate, run } from "lab:impl";
-import { GUARD_NUDGE, referenceParts, useScenario, virtualClock, WRAP_UP, type PartsOptions, type ScenarioSession } from "lab:test";
+import { CACHE_READ, CACHE_WRITE, GUARD_NUDGE, PRICES, referenceParts, useScenario, virtualClock, WRAP_UP, type PartsOptions, type ScenarioSession } from "lab:test";
 
 const QUESTION = "how do I rotate an API key";
 const FEEDBACK_MARK = "no citation"; // what the contract's PREDICATE_FEEDBACK says
@@ -24,6 +24,70 @@ async function setup(scenario: string, options: Record<string, string | number |
 const lastUser = (body: Anthropic.MessageCreateParams) => JSON.stringify(body.messages.filter((m) => m.role === "user").at(-1)?.content);
 const toolResults = (body: Anthropic.MessageCreateParams) =>
   body.messages.flatMap((m) => (m.role === "user" && Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result") as Anthropic.ToolResultBlockParam[];
+
+/** The chapter's walk-through for acme, priced at claude-opus-5: what this run's ledger must come to. */
+const CHAPTER = { perTurn: [0.0427, 0.0149, 0.0123, 0.015, 0.0147], total: 0.0997, output: 0.253, cacheWrite: 0.589, cacheRead: 0.154, hitRate: 0.765 };
+/** A hundredth of a cent per turn; half a point on a share or the hit rate. */
+const PER_TURN = 1e-4;
+const SHARE = 0.005;
+
+type Row = ReturnType<typeof referenceParts>["rows"][number];
+
+/** Where the money went, rebuilt from the ledger's rows: the four columns priced, then shared out. */
+function whereTheMoneyWent(rows: Row[]) {
+  const price = PRICES["claude-opus-5"]!;
+  const sum = (f: (r: Row) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const [input, output] = [sum((r) => r.usage.input_tokens), sum((r) => r.usage.output_tokens)];
+  const [write, read] = [sum((r) => r.usage.cache_creation_input_tokens ?? 0), sum((r) => r.usage.cache_read_input_tokens ?? 0)];
+  const total = input * price.in + output * price.out + write * price.in * CACHE_WRITE + read * price.in * CACHE_READ;
+  const hitRate = read / (read + write + input);
+  return {
+    perTurn: rows.map((r) => r.usd),
+    total,
+    output: (output * price.out) / total,
+    cacheWrite: (write * price.in * CACHE_WRITE) / total,
+    cacheRead: (read * price.in * CACHE_READ) / total,
+    hitRate,
+    verdict: hitRate > 0.7 ? "HEALTHY" : hitRate > 0.1 ? "WEAK" : "BROKEN",
+  };
+}
+
+describe("the chapter's walk-through, rebuilt from this run's ledger", () => {
+  test("five calls price to $0.0427, 0.0149, 0.0123, 0.0150, 0.0147 ($0.0997), hit rate 0.765: the conversation is cached too (prefix-only-cache bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result).toMatchObject({ ok: true, source: "model", reason: "answered" });
+    // A breakpoint on the system block alone caches the tools and the system prompt, never the conversation.
+    const reads = t.session.calls().map((c) => c.usage?.cache_read_input_tokens ?? 0);
+    console.log(`cache reads per turn: ${reads.join(", ")} tokens`);
+    for (let turn = 2; turn < reads.length; turn++) {
+      expect(reads[turn], `turn ${turn + 1} reads what turn ${turn} sent, not only the system prompt`).toBeGreaterThan(reads[turn - 1]!);
+    }
+    const money = whereTheMoneyWent(t.rows);
+    console.log(
+      `walk-through: ${money.perTurn.map((d) => d.toFixed(4)).join(", ")}; total ${money.total.toFixed(4)}; output ${money.output.toFixed(3)}, ` +
+        `cache write ${money.cacheWrite.toFixed(3)}, cache read ${money.cacheRead.toFixed(3)}; hit rate ${money.hitRate.toFixed(3)} ${money.verdict}`,
+    );
+    expect(money.perTurn, "one ledger row per model call").toHaveLength(CHAPTER.perTurn.length);
+    CHAPTER.perTurn.forEach((want, i) => expect(Math.abs(money.perTurn[i]! - want), `turn ${i + 1}: $${money.perTurn[i]!.toFixed(5)}`).toBeLessThan(PER_TURN));
+    expect(Math.abs(money.total - CHAPTER.total), `total $${money.total.toFixed(5)}`).toBeLessThan(PER_TURN);
+    expect(result.usd, "the run's usd is the ledger's total").toBeCloseTo(money.total, 9);
+    expect(Math.abs(money.output - CHAPTER.output), "output share").toBeLessThan(SHARE);
+    expect(Math.abs(money.cacheWrite - CHAPTER.cacheWrite), "cache write share").toBeLessThan(SHARE);
+    expect(Math.abs(money.cacheRead - CHAPTER.cacheRead), "cache read share").toBeLessThan(SHARE);
+    expect(Math.abs(money.hitRate - CHAPTER.hitRate), "cache hit rate").toBeLessThan(SHARE);
+    expect(money.verdict).toBe("HEALTHY");
+
+    // The chapter's story: a miss, two tools in one turn, the big result offloaded and read back, an uncited claim sent back.
+    expect(t.events[0]).toBe("cache.get");
+    expect(t.lookups[0], "the nearest stored question is 0.91 away, under the 0.98 threshold").toMatchObject({ question: QUESTION, namespace: "acme", hit: false });
+    expect(t.lookups[0]!.similarity.toFixed(2)).toBe("0.91");
+    expect(result.steps.map((s) => [s.tool, s.batch])).toEqual([["search_docs", 0], ["get_account", 0], ["read_artifact", 1], ["read_artifact", 2]]);
+    expect(t.events).toContain("offload:search_docs");
+    expect(t.session.bodies().filter((b) => lastUser(b).includes(FEEDBACK_MARK))).toHaveLength(1);
+    expect(goalPredicate(result.text)).toBe(true);
+  });
+});
 
 describe("the cache comes first and is written last", () => {
   test("a cache hit answers with no model call (cache-after-call bug)", async () => {

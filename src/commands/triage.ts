@@ -7,12 +7,13 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { existsSync } from "node:fs";
 import { startProvider } from "../../checker/provider/index.js";
-import { referenceParts } from "../../checker/testing/integrated-parts.js";
+import { CACHE_THRESHOLD, referenceParts } from "../../checker/testing/integrated-parts.js";
 import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
 import { UserError } from "../cli/errors.js";
 import { writeLine, type Io } from "../cli/io.js";
 import { loadModule } from "../config/load-module.js";
 import { ProgressStore } from "../progress/progress-store.js";
+import { wrapText } from "../screen/wrap.js";
 import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
 
 export const TRIAGE_MESSAGES = {
@@ -27,12 +28,16 @@ interface Tokens { input_tokens: number; output_tokens: number; cache_creation_i
 
 const LIMIT_USD = 2;
 const MAX_STEPS = 12;
+/** The answer is wrapped to the lab's screen width. */
+const WIDTH = 80;
 
 type Run = (request: string, tenant: string, opts: { limitUsd: number; maxSteps: number }, parts: unknown) =>
   Promise<{ ok: boolean; text: string; reason: string; usd: number; source: string }>;
 
-const short = (value: unknown, room = 56) => {
-  const text = JSON.stringify(value);
+/** A tool's input on one line of `room` columns: short fields first, so a long path is what gets cut. */
+const short = (input: Record<string, unknown>, room: number) => {
+  const fields = Object.entries(input).sort(([, a], [, b]) => JSON.stringify(a).length - JSON.stringify(b).length);
+  const text = JSON.stringify(Object.fromEntries(fields));
   return text.length > room ? `${text.slice(0, room - 1)}…` : text;
 };
 const money = (usd: number) => `$${usd.toFixed(4)}`;
@@ -70,7 +75,10 @@ export async function triageCommand(question: string | undefined, opts: { tenant
       cache: {
         async get(q: string, ns?: string) {
           const hit = await p.cache.get(q, ns);
-          say("cache", hit === null ? "miss: no stored answer for this question" : "hit: answered without a model call");
+          const seen = ref.lookups.at(-1);
+          const near = seen?.nearest ? `${seen.similarity.toFixed(2)} ("${seen.nearest}")` : "";
+          if (hit !== null) say("cache", `hit: ${near}, answered without a model call`);
+          else say("cache", near ? `miss: nearest ${near} < ${CACHE_THRESHOLD}` : `miss: nothing stored for ${ns ?? "this tenant"}`);
           return hit;
         },
         put: async (q: string, a: string, ns?: string) => (say("cache", "stored the answer for the next caller"), p.cache.put(q, a, ns)),
@@ -83,7 +91,8 @@ export async function triageCommand(question: string | undefined, opts: { tenant
         },
       },
       async dispatch(name: string, input: Record<string, unknown>, t: string) {
-        say("tool", `${name} ${short(input)} (tenant ${t})`);
+        const suffix = ` (tenant ${t})`;
+        say("tool", `${name} ${short(input, WIDTH - 8 - name.length - 1 - suffix.length)}${suffix}`);
         return p.dispatch(name, input, t);
       },
       offloader: {
@@ -122,7 +131,7 @@ export async function triageCommand(question: string | undefined, opts: { tenant
     const result = await run(question, tenant, { limitUsd: LIMIT_USD, maxSteps: MAX_STEPS }, parts);
     writeLine(io.stdout, "");
     writeLine(io.stdout, result.ok ? `Answer (${result.reason}):` : `Stopped: ${result.reason}. What it had so far:`);
-    writeLine(io.stdout, result.text || "(nothing)");
+    for (const line of wrapText(result.text || "(nothing)", WIDTH)) writeLine(io.stdout, line);
     const cites = [...new Set([...result.text.matchAll(/\[src:([^\]]+)\]/g)].map((m) => m[1]!))];
     writeLine(io.stdout, `Citations: ${cites.length ? cites.join(", ") : "none"}`);
     writeLine(io.stdout, "");
@@ -133,6 +142,11 @@ export async function triageCommand(question: string | undefined, opts: { tenant
   }
 }
 
+/** The cache audit's verdict on a run's hit rate (exercise 7's thresholds). */
+export function cacheVerdict(hitRate: number): "HEALTHY" | "WEAK" | "BROKEN" {
+  return hitRate > 0.7 ? "HEALTHY" : hitRate > 0.1 ? "WEAK" : "BROKEN";
+}
+
 /** The ledger's "where the money went" table, from the rows of this run. */
 function printMoney(io: Io, rows: ReadonlyArray<{ usage: Tokens; usd: number }>): void {
   const sum = (f: (u: Tokens) => number) => rows.reduce((n, r) => n + f(r.usage), 0);
@@ -141,15 +155,21 @@ function printMoney(io: Io, rows: ReadonlyArray<{ usage: Tokens; usd: number }>)
   const [write, read] = [sum((u) => u.cache_creation_input_tokens ?? 0), sum((u) => u.cache_read_input_tokens ?? 0)];
   const share = (usd: number) => (total > 0 ? usd / total : 0);
   const price = PRICES["claude-opus-5"]!; // the model the loop names
+  const hitRate = read + write + inT > 0 ? read / (read + write + inT) : 0;
   const lines: Array<[string, string]> = [
-    ["model calls", String(rows.length)],
     ["total", money(total)],
     ["output", pct(share(outT * price.out))],
     ["uncached input", pct(share(inT * price.in))],
     ["cache write", pct(share(write * price.in * CACHE_WRITE))],
     ["cache read", pct(share(read * price.in * CACHE_READ))],
-    ["cache hit rate", (read + write + inT > 0 ? read / (read + write + inT) : 0).toFixed(3)],
   ];
   writeLine(io.stdout, "Where the money went");
+  writeLine(io.stdout, `  ${"model calls".padEnd(16)}${String(rows.length).padStart(10)}`);
+  // Five turns to a line keeps the row inside 80 columns however long the run was.
+  for (let i = 0; i < rows.length; i += 5) {
+    const label = i === 0 ? "per turn" : "";
+    writeLine(io.stdout, `  ${label.padEnd(16)}${rows.slice(i, i + 5).map((r) => money(r.usd)).join(" ")}`);
+  }
   for (const [label, value] of lines) writeLine(io.stdout, `  ${label.padEnd(16)}${value.padStart(10)}`);
+  writeLine(io.stdout, `  ${"cache hit rate".padEnd(16)}${hitRate.toFixed(3).padStart(10)}  ${cacheVerdict(hitRate)}`);
 }

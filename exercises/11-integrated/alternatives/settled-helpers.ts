@@ -110,7 +110,7 @@ export async function run(
     const t0 = clock();
     let reply: Anthropic.Message;
     try {
-      reply = await parts.retry(() => parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages }));
+      reply = await parts.retry(() => parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages, cache_control: { type: "ephemeral" } }));
     } catch (e) {
       return stop(REASONS.modelCall(message(e)));
     }

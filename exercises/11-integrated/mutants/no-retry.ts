@@ -83,7 +83,7 @@ export async function run(
     let reply: Anthropic.Message;
     const started = now();
     try {
-      reply = await parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages });
+      reply = await parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages, cache_control: { type: "ephemeral" } });
     } catch (err) {
       return partial(REASONS.modelCall(err instanceof Error ? err.message : String(err)));
     }

@@ -84,7 +84,7 @@ export async function run(
     const started = now();
     try {
       reply = await parts.retry(() =>
-        parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages }),
+        parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages, cache_control: { type: "ephemeral" } }),
       );
     } catch (err) {
       return partial(REASONS.modelCall(err instanceof Error ? err.message : String(err)));

@@ -19,7 +19,12 @@ function lab(args: string[], cwd: string): Promise<{ code: number | null; stdout
   });
 }
 
-const row = (stdout: string, label: string) => stdout.match(new RegExp(`^  ${label}\\s+(\\S+)`, "m"))?.[1];
+/** The cells after a label in the final table, split at spaces. */
+const cells = (stdout: string, label: string) => stdout.match(new RegExp(`^  ${label}\\s+(.+)$`, "m"))?.[1]?.trim().split(/\s+/) ?? [];
+const row = (stdout: string, label: string) => cells(stdout, label)[0];
+
+/** The chapter's walk-through for acme: dollars per turn and in all, shares in percent, the hit rate. */
+const CHAPTER = { perTurn: [0.0427, 0.0149, 0.0123, 0.015, 0.0147], total: 0.0997, output: 25.3, cacheWrite: 58.9, cacheRead: 15.4, hitRate: 0.765 };
 
 test("lab triage runs the acme walk-through as a process and ends with where the money went", async () => {
   const { code, stdout, stderr } = await lab(["triage", "how do I rotate an API key", "--tenant", "acme"], tempDir("triage"));
@@ -27,7 +32,7 @@ test("lab triage runs the acme walk-through as a process and ends with where the
   expect(code, stdout).toBe(0);
   const lines = stdout.split("\n");
   expect(lines).toContain(TRIAGE_MESSAGES.reference);
-  expect(stdout).toMatch(/^cache {3}miss/m);
+  expect(stdout).toMatch(/^cache {3}miss: nearest 0\.91 \("how often do I rotate an API key"\) < 0\.98$/m);
 
   // search_docs and get_account come back in one turn: no model call between them.
   const search = lines.findIndex((l) => l.startsWith("tool    search_docs"));
@@ -40,20 +45,28 @@ test("lab triage runs the acme walk-through as a process and ends with where the
   expect(stdout).toMatch(/^cache {3}stored the answer/m);
 
   const answer = stdout.slice(stdout.indexOf("Answer (answered):"));
-  expect(answer).toMatch(/Claim 2: .*\[src:\/tmp\/agent-artifacts\/search_docs-[0-9a-f]{8}\.txt\]/);
+  expect(answer).toMatch(/Claim 2: [^[]*\[src:\/tmp\/agent-artifacts\/search_docs-[0-9a-f]{8}\.txt\]/);
+  expect(stdout.split("\n").filter((l) => [...l].length > 80), "every line fits 80 columns").toEqual([]);
   expect(answer).toMatch(/^Citations: \/tmp\/agent-artifacts\/search_docs-/m);
 
-  // The final table agrees with the turns streamed above it.
+  // The final table agrees with the turns streamed above it, and with the chapter's walk-through.
   const turns = [...stdout.matchAll(/^model {3}turn \d+: \d+ in, \d+ written, \d+ read, \d+ out, \$(\d+\.\d{4})$/gm)].map((m) => Number(m[1]));
-  expect(turns.length).toBe(4);
+  expect(turns).toHaveLength(CHAPTER.perTurn.length);
   expect(Number(row(stdout, "model calls"))).toBe(turns.length);
+  const perTurn = cells(stdout, "per turn").map((d) => Number(d.replace("$", "")));
+  expect(perTurn).toEqual(turns);
+  CHAPTER.perTurn.forEach((want, i) => expect(Math.abs(perTurn[i]! - want), `turn ${i + 1}`).toBeLessThanOrEqual(0.0001 + 1e-9));
   const total = Number(row(stdout, "total")!.slice(1));
+  expect(Math.abs(total - CHAPTER.total)).toBeLessThanOrEqual(0.0001 + 1e-9);
   expect(Math.abs(total - turns.reduce((a, b) => a + b, 0))).toBeLessThanOrEqual(0.00005 * turns.length);
   const shares = ["output", "uncached input", "cache write", "cache read"].map((l) => Number(row(stdout, l)));
   expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 0);
-  const hitRate = Number(row(stdout, "cache hit rate"));
-  expect(hitRate).toBeGreaterThanOrEqual(0);
-  expect(hitRate).toBeLessThanOrEqual(1);
+  expect(Math.abs(shares[0]! - CHAPTER.output)).toBeLessThan(0.5);
+  expect(Math.abs(shares[2]! - CHAPTER.cacheWrite)).toBeLessThan(0.5);
+  expect(Math.abs(shares[3]! - CHAPTER.cacheRead)).toBeLessThan(0.5);
+  const [hitRate, verdict] = cells(stdout, "cache hit rate");
+  expect(Math.abs(Number(hitRate) - CHAPTER.hitRate)).toBeLessThan(0.005);
+  expect(verdict).toBe("HEALTHY");
 });
 
 test("lab triage without a tenant says how to give one and runs nothing", async () => {
