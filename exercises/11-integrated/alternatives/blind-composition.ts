@@ -165,7 +165,10 @@ export async function run(
       tool_use: useTools,
     };
 
+    // Two breakpoints: the system block (covering the tools before it) and the request's top-level cache_control,
+    // which marks the newest block, so each turn reads the previous turn's whole prompt back from the cache.
     const system: Anthropic.TextBlockParam[] = [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral" } }];
+    const cacheNewest: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
 
     for (let turn = 0; turn < maxSteps; turn++) {
       // 2. Retry around the call, then ledger, then budget.
@@ -173,7 +176,9 @@ export async function run(
       const startedAt = clock();
       try {
         reply = await parts.retry(() =>
-          parts.client.messages.create({ model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages }),
+          parts.client.messages.create({
+            model: MODEL, max_tokens: 8192, system, tools: parts.tools, messages, cache_control: cacheNewest,
+          }),
         );
       } catch (err) {
         return partial(REASONS.modelCall(messageOf(err)));
