@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { useInput, useStdin } from "ink";
 import { useSyncExternalStore } from "react";
 import type { Exercise } from "../../checker/run/exercises.js";
-import type { Io } from "../cli/io.js";
+import type { Io } from "../terminal/io.js";
 import { useTicker } from "../screen/live-screen.js";
 import { mountScreen, onQuitSignals } from "../screen/mount.js";
 import { paneKindOf } from "../screen/screen-state.js";

@@ -6,7 +6,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
 import type { Exercise } from "../../checker/run/exercises.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { drillsFile } from "../progress/drills.js";
 import { initialScreenState } from "../screen/screen-state.js";
 import { createScreenStore } from "../screen/screen-store.js";

@@ -2,7 +2,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Exercise } from "../../checker/run/exercises.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../terminal/errors.js";
 import { GRADE_ERRORS } from "./messages.js";
 import { GRADE_FAILED, type Shard } from "./options.js";
 

@@ -1,6 +1,6 @@
 import { render, type Instance } from "ink";
 import type { ReactElement } from "react";
-import type { Io } from "../cli/io.js";
+import type { Io } from "../terminal/io.js";
 
 /**
  * Draws an interactive screen on the command's own streams. Ctrl-C is a key the screen

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/run/exercises.js";
-import type { Io } from "../cli/io.js";
+import type { Io } from "../terminal/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
 import { recordRun } from "../progress/record-run.js";
 import type { WatchSession } from "../watch/watch-session.js";

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { stripVTControlCharacters } from "node:util";
-import type { Io } from "../../../src/cli/io.js";
+import type { Io } from "../../../src/terminal/io.js";
 
 /** A terminal for Ink in tests: frames written to stdout are kept, keys are written to stdin. */
 export class FakeStdout extends EventEmitter {
