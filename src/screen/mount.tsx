@@ -18,13 +18,3 @@ export function mountScreen(io: Io, node: ReactElement): Instance {
     maxFps: 60,
   });
 }
-
-const QUIT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
-/** Calls `quit` on SIGINT, SIGTERM or SIGHUP (a closed terminal); returns the cleanup. */
-export function onQuitSignals(quit: () => void): () => void {
-  for (const signal of QUIT_SIGNALS) process.on(signal, quit);
-  return () => {
-    for (const signal of QUIT_SIGNALS) process.off(signal, quit);
-  };
-}
