@@ -55,12 +55,3 @@ export function fakeIo(options: { tty?: boolean; cwd?: string } = {}): Io & { st
   const stderr = new FakeStdout();
   return { stdout, stderr, stdin: new FakeStdin(tty), env: {}, cwd: options.cwd ?? process.cwd() } as never;
 }
-
-/** Resolves once `check` passes, yielding to the event loop between looks (Ink renders asynchronously). */
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
