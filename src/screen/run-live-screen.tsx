@@ -19,9 +19,7 @@ export interface LiveScreenBase {
 }
 
 /** One live screen: its state and frame, and what it does with the engine's events and its own commands. */
-export interface LiveScreenSpec<S, C extends { kind: string }, E> {
-  io: Io;
-  session: LiveScreenBase["session"];
+export interface LiveScreenSpec<S, C extends { kind: string }, E> extends Omit<LiveScreenBase, "exercise"> {
   /** The live screen's store: it hears resizes and holds the open pane. */
   screen: ScreenStore;
   /** What the frame is drawn from: the screen's state, or it and the screen's own beside it. */
