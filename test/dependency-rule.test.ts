@@ -57,6 +57,11 @@ describe("the dependency rule", () => {
     expect(violations(checker, (spec, file) => inside("src/")(spec, file) && inside("bin/")(spec, file) && !screenLibs.has(spec))).toEqual([]);
   });
 
+  test("below the CLI nothing imports src/cli or src/commands: the screens, drills and grading take terminal helpers from src/terminal", () => {
+    const cli = (file: string) => file.startsWith("src/cli/") || file.startsWith("src/commands/");
+    expect(violations(src.filter((f) => !cli(f)), (spec, file) => inside("src/cli/")(spec, file) && inside("src/commands/")(spec, file))).toEqual([]);
+  });
+
   test("src/ and checker/ never import exercise data or tests", () => {
     const noData = (spec: string, file: string) => ["exercises/", "solutions/", "test/"].every((p) => inside(p)(spec, file));
     expect(violations([...src, ...checker], noData)).toEqual([]);

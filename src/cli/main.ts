@@ -2,8 +2,8 @@ import { stripVTControlCharacters } from "node:util";
 import { CommanderError } from "commander";
 import { ExerciseError } from "../../checker/model/exercises.js";
 import { ConfigError } from "../config/schema.js";
-import { USAGE_EXIT, UserError } from "./errors.js";
-import { processIo, writeLine, type Io } from "./io.js";
+import { USAGE_EXIT, UserError } from "../terminal/errors.js";
+import { processIo, writeLine, type Io } from "../terminal/io.js";
 import { buildProgram } from "./program.js";
 
 /** Runs the CLI and returns the exit code; nothing below this calls process.exit. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { packageRoot } from "../../checker/paths.js";
 import type { GradeFlags } from "../grade/options.js";
-import type { Io } from "./io.js";
+import type { Io } from "../terminal/io.js";
 
 export interface Outcome {
   code: number;

@@ -5,7 +5,7 @@ import { ownedTempDir } from "../../checker/run/owned-temp.js";
 import { fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
 import { isInside, realOrSame } from "../../checker/run/import-wall.js";
 import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { inLearnerWords } from "../report/learner-words.js";
 import { DEFAULT_MEMORY_MB } from "../grade/options.js";
 import { workerSandbox } from "../grade/sandbox.js";

@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import { labPaths } from "../../checker/paths.js";
 import { findExercise, surveyExercises, type Exercise } from "../../checker/model/exercises.js";
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
-import { UsageError, UserError } from "../cli/errors.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { UsageError, UserError } from "../terminal/errors.js";
+import { writeLine, type Io } from "../terminal/io.js";
 
 export const CONTEXT_MESSAGES = {
   noSuchExercise: (key: string, count: number) =>

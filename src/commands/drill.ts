@@ -1,5 +1,5 @@
-import { UserError } from "../cli/errors.js";
-import { isInteractive, type Io } from "../cli/io.js";
+import { UserError } from "../terminal/errors.js";
+import { isInteractive, type Io } from "../terminal/io.js";
 import { WorkspaceWriteError } from "../progress/workspace-files.js";
 import { exerciseOrFail, loadContext, type LabContext } from "./context.js";
 

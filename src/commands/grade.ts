@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { UserError } from "../cli/errors.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { UserError } from "../terminal/errors.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { GRADE_DIR, learnersIn, pairsOf, shardOf } from "../grade/class-dir.js";
 import { writeLearnerResults } from "../grade/exercism.js";
 import { render } from "../grade/format/index.js";

@@ -1,4 +1,4 @@
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { exerciseOrFail, loadContext, type LabContext } from "./context.js";
 

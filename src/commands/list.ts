@@ -1,4 +1,4 @@
-import { isInteractive, writeLine, type Io } from "../cli/io.js";
+import { isInteractive, writeLine, type Io } from "../terminal/io.js";
 import { exerciseTable } from "../progress/exercise-table.js";
 import { plainTable } from "../progress/plain-table.js";
 import { ProgressStore } from "../progress/progress-store.js";

@@ -6,8 +6,8 @@ import { startProvider, type Exchange, type Provider, type Scenario } from "../.
 import { isOptionSpec } from "../../checker/provider/scenarios/options.js";
 import { loadConfig } from "../config/load-config.js";
 import { loadModule, ModuleLoadError } from "../config/load-module.js";
-import { UserError } from "../cli/errors.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { UserError } from "../terminal/errors.js";
+import { writeLine, type Io } from "../terminal/io.js";
 
 export const PROVIDER_MESSAGES = {
   portInUse: (port: number) => `Port ${port} is already in use; choose another with --port.`,

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
-import { UsageError, UserError } from "../cli/errors.js";
-import { isInteractive, writeLine, type Io } from "../cli/io.js";
+import { UsageError, UserError } from "../terminal/errors.js";
+import { isInteractive, writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { resetToStub, WorkspaceWriteError } from "../progress/workspace-files.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";

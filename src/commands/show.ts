@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { UsageError } from "../cli/errors.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { UsageError } from "../terminal/errors.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { TIER_NAMES } from "../screen/tier-names.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";

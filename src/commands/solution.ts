@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { UserError } from "../cli/errors.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { UserError } from "../terminal/errors.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { exerciseOrFail, loadContext, type LabContext } from "./context.js";
 

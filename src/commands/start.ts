@@ -1,7 +1,7 @@
 import type { Exercise } from "../../checker/model/exercises.js";
 import { Runner } from "../../checker/run/runner.js";
-import { UserError } from "../cli/errors.js";
-import { isInteractive, writeLine, type Io } from "../cli/io.js";
+import { UserError } from "../terminal/errors.js";
+import { isInteractive, writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { recordRun, recordStart } from "../progress/record-run.js";
 import { ensureFromStub, WorkspaceWriteError } from "../progress/workspace-files.js";

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "../cli/errors.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { UserError } from "../terminal/errors.js";
+import { writeLine, type Io } from "../terminal/io.js";
 
 export const TRACE_MESSAGES = {
   unreadable: (file: string, why: string) => `lab trace: ${file} could not be read (${why}).`,

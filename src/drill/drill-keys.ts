@@ -1,13 +1,12 @@
 import type { Key } from "ink";
 import type { ScreenState } from "../screen/screen-state.js";
-import { paneCommand } from "../screen/key-map.js";
+import { paneCommand, type LiveCommand } from "../screen/key-map.js";
 import { drillPaneRows } from "./drill-lines-view.js";
 import { interviewDone, isTiming, type DrillState, type PeekKind } from "./drill-state.js";
 
 /** What a key press asks for during a drill; the controller carries it out. */
 export type DrillCommand =
-  | { kind: "quit" }
-  | { kind: "rerun" }
+  | LiveCommand
   /** Open a hint, the lesson, a reference tier or the solution (locked ones ask first). */
   | { kind: "open"; what: PeekKind }
   | { kind: "confirm" }
@@ -15,8 +14,6 @@ export type DrillCommand =
   /** q while the clock runs: ask before giving the attempt up. */
   | { kind: "ask-give-up" }
   | { kind: "keep-going" }
-  | { kind: "close-pane" }
-  | { kind: "scroll"; by: number }
   | { kind: "type"; answer: string }
   /** Submit the answer, as it stands after this key. */
   | { kind: "submit"; answer: string }

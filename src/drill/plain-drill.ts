@@ -5,7 +5,7 @@
  * lines. Exit code: 0 when every test passes, 1 when any fails, 130 when interrupted.
  */
 import type { Exercise } from "../../checker/model/exercises.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { plainPrinter } from "../screen/plain-printer.js";
 import { INTERRUPTED_EXIT_CODE, runOnce } from "../watch/run-once.js";
 import { createDrillFile, drillFiles } from "./drill-files.js";

@@ -6,10 +6,12 @@
 import { readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
+import { onSignals } from "../terminal/signals.js";
 import { drillsFile } from "../progress/drills.js";
 import { initialScreenState } from "../screen/screen-state.js";
 import { createScreenStore } from "../screen/screen-store.js";
+import { createStore } from "../screen/store.js";
 import { fileLink } from "../screen/terminal-link.js";
 import { WATCH_MESSAGES } from "../screen/watch-exercise.js";
 import { TypeChecker } from "../typecheck/type-checker.js";
@@ -18,8 +20,7 @@ import { resultLines, type AttemptResult, type DrillTargets } from "./compare.js
 import { createDrillFile } from "./drill-files.js";
 import { drillLines } from "./drill-lines.js";
 import { drillScreen } from "./drill-screen.js";
-import { elapsedMs, initialDrillState, interviewScore, isGreen, type DrillState } from "./drill-state.js";
-import { createDrillStore } from "./drill-store.js";
+import { drillReducer, elapsedMs, initialDrillState, interviewScore, isGreen, type DrillState } from "./drill-state.js";
 import { attemptsOf, HISTORY_MESSAGES, readHistory, saveRecord, type DrillRecord } from "./history.js";
 import { DRILL_MESSAGES as M } from "./messages.js";
 
@@ -102,7 +103,8 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   if (options.poll) writeLine(io.stdout, M.polling);
 
   const screen = createScreenStore(initialScreenState({ exercise, file }));
-  const drill = createDrillStore(
+  const drill = createStore(
+    drillReducer,
     initialDrillState({ exercise, attempt, file, given, peek: options.peek, questions: options.interview ? exercise.questions : null }),
   );
   const typeCheck = options.startSession || options.typeCheck === false ? null : new TypeChecker();
@@ -159,14 +161,6 @@ export async function runDrill(options: DrillOptions): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-/** Calls `handler` on each of `signals`; returns the cleanup. */
-function onSignals(signals: NodeJS.Signals[], handler: () => void): () => void {
-  for (const signal of signals) process.on(signal, handler);
-  return () => {
-    for (const signal of signals) process.off(signal, handler);
-  };
 }
 
 function readFileSafe(file: string): string | null {

@@ -1,6 +1,6 @@
 /** `lab drill --history [N]`: every attempt as a table with a trend, per exercise, as plain lines. */
 import type { Exercise } from "../../checker/model/exercises.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import { drillsFile } from "../progress/drills.js";
 import { exerciseHistory } from "./history-view.js";
 import { attemptsOf, HISTORY_MESSAGES, readHistory } from "./history.js";

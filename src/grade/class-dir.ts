@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../terminal/errors.js";
 import { GRADE_ERRORS } from "./messages.js";
 import { GRADE_FAILED, type Shard } from "./options.js";
 

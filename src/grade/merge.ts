@@ -1,7 +1,7 @@
 /** `lab grade --merge`: the results.jsonl of several shards, combined as if graded in one run. */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../terminal/errors.js";
 import { GRADE_DIR } from "./class-dir.js";
 import { GRADE_ERRORS } from "./messages.js";
 import { GRADE_FAILED } from "./options.js";

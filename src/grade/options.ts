@@ -1,6 +1,6 @@
 /** `lab grade`'s flags, as commander hands them over (strings), checked and turned into settings. */
 import { availableParallelism } from "node:os";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../terminal/errors.js";
 import { GRADE_ERRORS } from "./messages.js";
 
 export const FORMATS = ["table", "json", "csv", "md"] as const;

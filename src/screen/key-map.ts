@@ -2,19 +2,17 @@ import type { Key } from "ink";
 import { paneRows } from "./screen-layout.js";
 import { allPassed, type ScreenState } from "./screen-state.js";
 
-/** What a key press asks for; the controller carries it out. */
-export type ScreenCommand =
-  | { kind: "quit" }
-  | { kind: "hint" }
-  | { kind: "tier"; tier: number }
-  | { kind: "lesson" }
-  | { kind: "rerun" }
-  | { kind: "next" }
-  | { kind: "close-pane" }
-  | { kind: "scroll"; by: number };
+/** An open pane's keys: close it, or scroll it by a line or a page. */
+export type PaneCommand = { kind: "close-pane" } | { kind: "scroll"; by: number };
+
+/** What every live screen does alike (the runner carries these out): quit, rerun, and an open pane's keys. */
+export type LiveCommand = { kind: "quit" } | { kind: "rerun" } | PaneCommand;
+
+/** What a key press asks for on the live screen of `lab start`. */
+export type ScreenCommand = LiveCommand | { kind: "hint" } | { kind: "tier"; tier: number } | { kind: "lesson" } | { kind: "next" };
 
 /** The keys of an open pane (a reference, the lesson): close it, or scroll by a line or a page. */
-export function paneCommand(input: string, key: Partial<Key>, height: number): { kind: "close-pane" } | { kind: "scroll"; by: number } | null {
+export function paneCommand(input: string, key: Partial<Key>, height: number): PaneCommand | null {
   if (key.escape) return { kind: "close-pane" };
   if (key.upArrow || input === "k") return { kind: "scroll", by: -1 };
   if (key.downArrow || input === "j") return { kind: "scroll", by: 1 };

@@ -1,27 +1,26 @@
-import { useInput, useStdin } from "ink";
-import { useEffect, useState, useSyncExternalStore } from "react";
-import { commandForKey, type ScreenCommand } from "./key-map.js";
-import type { ScreenStore } from "./screen-store.js";
-import { ScreenView } from "./screen-view.js";
+import { useInput, useStdin, type Key } from "ink";
+import { useEffect, useState, useSyncExternalStore, type ReactElement } from "react";
+import type { Readable } from "./store.js";
 
-export interface LiveScreenProps {
-  store: ScreenStore;
-  onCommand: (command: ScreenCommand) => void;
-  /** Milliseconds since the screen opened; injected so tests control the clock. */
-  elapsed: () => number;
-  /** How often the elapsed time is redrawn; 0 turns the clock off (tests). */
-  tickMs?: number;
+export type KeyHandler = (input: string, key: Key) => void;
+
+export interface LiveScreenProps<S> {
+  state: Readable<S>;
+  /** The frame for a state; `interactive` says whether keys work (a real terminal). */
+  view: (state: S, interactive: boolean) => ReactElement;
+  onKey: KeyHandler;
+  /** How often the frame redraws on its own (a clock); 0 turns the ticking off (tests). */
+  tickMs: (state: S) => number;
+  /** Whether keys are read in this state; they never are without raw mode. */
+  keysOn: (state: S) => boolean;
 }
 
-function KeyInput({ store, onCommand }: Pick<LiveScreenProps, "store" | "onCommand">) {
-  useInput((input, key) => {
-    const command = commandForKey(input, key, store.getState());
-    if (command) onCommand(command);
-  });
+function KeyInput({ onKey }: { onKey: KeyHandler }) {
+  useInput(onKey);
   return null;
 }
 
-/** Redraws every `tickMs` while it is above 0; the drill's clock ticks with it too. */
+/** Redraws every `tickMs` while it is above 0. */
 export function useTicker(tickMs: number): void {
   const [, setTick] = useState(0);
   useEffect(() => {
@@ -31,16 +30,16 @@ export function useTicker(tickMs: number): void {
   }, [tickMs]);
 }
 
-/** The screen bound to its store; keys are handled only where raw mode truly works. */
-export function LiveScreen({ store, onCommand, elapsed, tickMs = 1000 }: LiveScreenProps) {
-  const state = useSyncExternalStore(store.subscribe, store.getState);
+/** A screen bound to its state; keys are handled only where raw mode truly works. */
+export function LiveScreen<S>({ state, view, onKey, tickMs, keysOn }: LiveScreenProps<S>) {
+  const now = useSyncExternalStore(state.subscribe, state.getState);
   const { isRawModeSupported } = useStdin();
-  useTicker(tickMs);
+  useTicker(tickMs(now));
   const interactive = isRawModeSupported === true;
   return (
     <>
-      {interactive ? <KeyInput store={store} onCommand={onCommand} /> : null}
-      <ScreenView state={state} elapsedMs={elapsed()} interactive={interactive} />
+      {interactive && keysOn(now) ? <KeyInput onKey={onKey} /> : null}
+      {view(now, interactive)}
     </>
   );
 }

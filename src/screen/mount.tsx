@@ -1,6 +1,6 @@
 import { render, type Instance } from "ink";
 import type { ReactElement } from "react";
-import type { Io } from "../cli/io.js";
+import type { Io } from "../terminal/io.js";
 
 /**
  * Draws an interactive screen on the command's own streams. Ctrl-C is a key the screen
@@ -17,14 +17,4 @@ export function mountScreen(io: Io, node: ReactElement): Instance {
     patchConsole: false,
     maxFps: 60,
   });
-}
-
-const QUIT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
-/** Calls `quit` on SIGINT, SIGTERM or SIGHUP (a closed terminal); returns the cleanup. */
-export function onQuitSignals(quit: () => void): () => void {
-  for (const signal of QUIT_SIGNALS) process.on(signal, quit);
-  return () => {
-    for (const signal of QUIT_SIGNALS) process.off(signal, quit);
-  };
 }

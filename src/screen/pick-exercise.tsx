@@ -1,4 +1,4 @@
-import type { Io } from "../cli/io.js";
+import type { Io } from "../terminal/io.js";
 import type { ExerciseTable } from "../progress/exercise-table.js";
 import { ExercisePicker } from "./exercise-picker.js";
 import { mountScreen } from "./mount.js";

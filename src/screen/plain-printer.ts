@@ -1,4 +1,4 @@
-import { writeLine } from "../cli/io.js";
+import { writeLine } from "../terminal/io.js";
 import { describeRun } from "../report/plain-run.js";
 import type { SessionEvent } from "../watch/watch-session.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";

@@ -1,24 +1,16 @@
-import { readFileSync } from "node:fs";
-import type { Exercise } from "../../checker/model/exercises.js";
-import type { Io } from "../cli/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
 import { recordRun } from "../progress/record-run.js";
-import type { WatchSession } from "../watch/watch-session.js";
-import type { ScreenCommand } from "./key-map.js";
-import { LiveScreen } from "./live-screen.js";
-import { mountScreen, onQuitSignals } from "./mount.js";
+import { commandForKey, type ScreenCommand } from "./key-map.js";
+import { lessonPane, tierPane, togglePane } from "./panes.js";
+import { runLiveScreen, type LiveScreenBase } from "./run-live-screen.js";
 import { paneRows } from "./screen-layout.js";
-import { paneKindOf } from "./screen-state.js";
+import type { ScreenState } from "./screen-state.js";
 import type { ScreenStore } from "./screen-store.js";
-import { followTerminalSize } from "./terminal-size.js";
-import { TIER_NAMES } from "./tier-names.js";
+import { ScreenView } from "./screen-view.js";
 
 export type ScreenExit = "quit" | "next";
 
-export interface RunScreenOptions {
-  io: Io;
-  exercise: Exercise;
-  session: Pick<WatchSession, "subscribe" | "rerun">;
+export interface RunScreenOptions extends LiveScreenBase {
   store: ScreenStore;
   progress: ProgressStore;
   /** Milliseconds since the screen opened. */
@@ -27,17 +19,22 @@ export interface RunScreenOptions {
 
 /** Shows the live screen until the learner quits (q, Ctrl-C, a signal) or moves to the next exercise. */
 export function runScreen({ io, exercise, session, store, progress, elapsed }: RunScreenOptions): Promise<ScreenExit> {
-  return new Promise((resolveExit) => {
-    let finished = false;
-    const togglePane = (title: string, file: string) => {
-      if (store.getState().pane?.title === title) return store.dispatch({ type: "pane-closed" });
-      store.dispatch({ type: "pane-opened", title, text: readFileSync(file, "utf8"), kind: paneKindOf(file) });
-    };
-    const onCommand = (command: ScreenCommand) => {
+  return runLiveScreen<ScreenState, ScreenCommand, ScreenExit>({
+    io,
+    session,
+    screen: store,
+    state: store,
+    view: (state, interactive) => <ScreenView state={state} elapsedMs={elapsed()} interactive={interactive} />,
+    tickMs: () => 1000,
+    onEvent(event) {
+      store.dispatch(event);
+      if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
+    },
+    commandFor: (input, key) => commandForKey(input, key, store.getState()),
+    onCommand(command, finish) {
       switch (command.kind) {
-        case "quit":
         case "next":
-          return finish(command.kind);
+          return finish("next");
         case "hint": {
           store.dispatch({ type: "hint-requested" });
           const shown = store.getState().hintsShown;
@@ -45,35 +42,12 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
           return;
         }
         case "tier":
-          return togglePane(`Reference tier ${command.tier}: ${TIER_NAMES[command.tier]}`, exercise.references[command.tier]!);
+          return togglePane(store, tierPane(exercise, command.tier));
         case "lesson":
-          return togglePane(`Lesson: ${exercise.title}`, exercise.lesson);
-        case "rerun":
-          return session.rerun();
-        case "close-pane":
-          return store.dispatch({ type: "pane-closed" });
-        case "scroll":
-          return store.dispatch({ type: "pane-scrolled", by: command.by, height: paneRows(store.getState()) });
+          return togglePane(store, lessonPane(exercise));
       }
-    };
-
-    const unsubscribe = session.subscribe((event) => {
-      store.dispatch(event);
-      if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
-    });
-    const stopFollowing = followTerminalSize(io.stdout, (size) => store.dispatch({ type: "resized", size }));
-    const instance = mountScreen(io, <LiveScreen store={store} onCommand={onCommand} elapsed={elapsed} />);
-    const stopListening = onQuitSignals(() => finish("quit"));
-
-    function finish(exit: ScreenExit): void {
-      if (finished) return;
-      finished = true;
-      stopListening();
-      stopFollowing();
-      unsubscribe();
-      instance.unmount();
-      void instance.waitUntilExit().finally(() => resolveExit(exit));
-    }
-    session.rerun();
+    },
+    paneRows: () => paneRows(store.getState()),
+    quitExit: "quit",
   });
 }

@@ -1,12 +1,9 @@
-import { realTimers, type Timers } from "../watch/timers.js";
+import type { Timers } from "../watch/timers.js";
 import { screenReducer, type ScreenAction, type ScreenState } from "./screen-state.js";
+import { createStore, type Store } from "./store.js";
 
 /** Holds the screen state outside React, so the engine and the keys can dispatch into it. */
-export interface ScreenStore {
-  getState(): ScreenState;
-  dispatch(action: ScreenAction): void;
-  subscribe(listener: () => void): () => void;
-}
+export type ScreenStore = Store<ScreenState, ScreenAction>;
 
 /** How often rows may redraw while a run is going; each redraw takes CPU from that run. */
 export const LIVE_ROWS_MS = 100;
@@ -14,33 +11,6 @@ export const LIVE_ROWS_MS = 100;
 /** Per-test events redraw at most every LIVE_ROWS_MS; everything else (a finished run, a key) at once. */
 const DEFERRABLE = new Set<ScreenAction["type"]>(["tests-collected", "test-started", "test-finished", "save-seen"]);
 
-export function createScreenStore(initial: ScreenState, timers: Timers = realTimers): ScreenStore {
-  let state = initial;
-  let pending: unknown = null;
-  const listeners = new Set<() => void>();
-  const notify = () => {
-    if (pending !== null) timers.clearTimeout(pending);
-    pending = null;
-    for (const listener of listeners) listener();
-  };
-  return {
-    getState: () => state,
-    dispatch(action) {
-      const next = screenReducer(state, action);
-      if (next === state) return;
-      state = next;
-      if (!DEFERRABLE.has(action.type)) notify();
-      else pending ??= timers.setTimeout(notify, LIVE_ROWS_MS);
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && pending !== null) {
-          timers.clearTimeout(pending);
-          pending = null;
-        }
-      };
-    },
-  };
+export function createScreenStore(initial: ScreenState, timers?: Timers): ScreenStore {
+  return createStore(screenReducer, initial, { deferrable: DEFERRABLE, deferMs: LIVE_ROWS_MS, timers });
 }

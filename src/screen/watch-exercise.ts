@@ -1,5 +1,5 @@
 import type { Exercise } from "../../checker/model/exercises.js";
-import { writeLine, type Io } from "../cli/io.js";
+import { writeLine, type Io } from "../terminal/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
 import type { TypeCheck } from "../typecheck/type-checker.js";
 import { WatchSession, type RunnerLike } from "../watch/watch-session.js";

@@ -6,6 +6,7 @@ import { drillLines } from "../../src/drill/drill-lines.js";
 import { formatSeconds } from "../../src/progress/drills.js";
 import { alive, descendants } from "../support/processes.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 import { Tmux } from "./tmux.js";
 
 // `lab drill 1` on the lab's real exercise 1, through bin/lab.js, in a real terminal.
@@ -143,7 +144,6 @@ test("green, then the terminal window closes (SIGHUP): the green attempt is alre
   // The line is written the moment the run turns green, before any key.
   expect(historyLines()).toEqual([expect.objectContaining({ exercise: 1, passed: true, abandoned: false, lines: drillLines(solution) })]);
   tmux.kill(); // closing the window: the terminal hangs up on lab
-  const deadline = Date.now() + 10_000;
-  while ([...seen].some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await until(() => ![...seen].some(alive), "lab and its workers ending on the hang-up", 10_000, 50);
   expect(historyLines()).toEqual([expect.objectContaining({ exercise: 1, passed: true, abandoned: false })]);
 }, 90_000);

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 const root = resolve(import.meta.dirname, "../..");
 const fixtures = join(root, "test/fixtures/lab");
 const { startCommand } = await import(join(root, "dist/src/commands/start.js"));
-const { processIo } = await import(join(root, "dist/src/cli/io.js"));
+const { processIo } = await import(join(root, "dist/src/terminal/io.js"));
 
 const [command, key, ...flags] = process.argv.slice(2);
 if (command !== "start" || !key) throw new Error("usage: lab-fixture.mjs start N [--poll]");

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { until } from "../support/until.js";
 
 /** A private tmux server (its own socket) holding one real terminal for a test. */
 export class Tmux {
@@ -34,14 +35,13 @@ export class Tmux {
 
   /** Polls the screen until `check` holds; the terminal test may wait, in short steps. */
   async until(check: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
     let last = "";
-    while (Date.now() < deadline) {
-      last = this.screen();
-      if (check(last)) return last;
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      await until(() => check((last = this.screen())), what, timeoutMs, 50);
+    } catch {
+      throw new Error(`The terminal never showed ${what}. It shows:\n${last}`);
     }
-    throw new Error(`The terminal never showed ${what}. It shows:\n${last}`);
+    return last;
   }
 
   kill(): void {

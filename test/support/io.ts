@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import type { Io } from "../../src/cli/io.js";
+import type { Io } from "../../src/terminal/io.js";
 
 /** An Io whose output is captured as text; not a TTY unless asked. */
 export function captureIo(cwd: string, env: NodeJS.ProcessEnv = {}): Io & { out(): string; err(): string } {

@@ -20,15 +20,6 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
-/** Whether `condition` holds within `ms`, checked every 20 ms. */
-export async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
-
 /** The process exists and is not a zombie (dead, waiting for whoever adopted it to reap it). */
 export function alive(pid: number): boolean {
   try {

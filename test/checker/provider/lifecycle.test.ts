@@ -3,21 +3,53 @@ import { describe, expect, it } from "vitest";
 import { scenarioHelpers, startProvider, type Exchange } from "../../../checker/provider/index.js";
 import { ask, clientFor, MODEL } from "./support.js";
 
-describe("startProvider and close", () => {
-  it("takes tens of milliseconds from start to closed", async () => {
-    // This file's imports have already loaded the encoder, so the time below is the server's alone.
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Milliseconds `step` takes, the median of five tries. */
+async function timed(step: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
     const started = performance.now();
-    const provider = await startProvider();
+    await step();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/**
+ * The yardstick for "at once": one small request and its answer through the SDK, timed now. A
+ * busy machine slows it as much as what is measured against it, so only the ratio is asserted.
+ */
+async function roundTripMs(): Promise<number> {
+  const provider = await startProvider();
+  try {
+    const client = clientFor(provider);
+    return await timed(() => client.messages.create(ask("how long does this take?")));
+  } finally {
     await provider.close();
-    expect(performance.now() - started).toBeLessThan(200);
+  }
+}
+
+describe("startProvider and close", () => {
+  it("takes less time from start to closed than one request's round trip (well under a millisecond alone)", async () => {
+    // This file's imports have already loaded the encoder, so the time below is the server's alone.
+    const yardstick = await roundTripMs();
+    const startToClosed = await timed(async () => (await startProvider()).close());
+    expect(startToClosed / yardstick).toBeLessThan(1);
   });
 
   it("closes at once even with a client's keep-alive connection still open", async () => {
-    const provider = await startProvider();
-    await clientFor(provider).messages.create(ask("keep the socket open"));
-    const closing = performance.now();
-    await provider.close();
-    expect(performance.now() - closing).toBeLessThan(200);
+    const yardstick = await roundTripMs();
+    const closings: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const provider = await startProvider();
+      await clientFor(provider).messages.create(ask("keep the socket open"));
+      const started = performance.now();
+      await provider.close();
+      closings.push(performance.now() - started);
+    }
+    // Waiting for the idle socket to time out would take seconds: hundreds of round trips.
+    expect(median(closings) / yardstick).toBeLessThan(1);
   });
 
   it("picks a free port unless given one, and stops listening once closed", async () => {

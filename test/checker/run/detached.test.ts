@@ -11,7 +11,8 @@ import { afterEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import { PID_NAMESPACE_ENV, pidNamespaces } from "../../../checker/run/pid-namespace.js";
 import { Runner } from "../../../checker/run/runner.js";
-import { alive, until } from "../../support/processes.js";
+import { alive } from "../../support/processes.js";
+import { until } from "../../support/until.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const fixture = join(import.meta.dirname, "../../fixtures/lab");
@@ -50,10 +51,10 @@ test.each(modes)("a detached child started by learner code is gone once the run 
   try {
     const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile) });
     expect(result.status).toBe("passed");
-    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 10_000)).toBe(true);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
     pid = Number(readFileSync(pidFile, "utf8"));
   } finally {
     await runner.close();
   }
-  expect(await until(() => !alive(pid), 5_000)).toBe(true);
+  await until(() => !alive(pid), "the detached child to end", 5_000, 20);
 }, 60_000);

@@ -3,10 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
-import { expect, test } from "vitest";
+import { expect, onTestFinished, test } from "vitest";
 import { labPool, SpareProcesses, YOUNG_GENERATION_MB } from "../../../checker/run/lab-pool.js";
 import { labPaths } from "../../../checker/paths.js";
-import { until } from "../../support/processes.js";
+import { PID_NAMESPACE_ENV } from "../../../checker/run/pid-namespace.js";
+import { until } from "../../support/until.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const vitestDist = dirname(createRequire(import.meta.url).resolve("vitest/package.json")) + "/dist";
@@ -76,20 +77,29 @@ async function spareWith(preload: string): Promise<{ spares: SpareProcesses; spe
   const spares = new SpareProcesses(file);
   const spec = spares.specFor(poolOptions() as never);
   spares.refill(spec);
-  expect(await until(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", 10_000)).toBe(true);
+  await until(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", "the marker file to be written", 10_000, 20);
   return { spares, spec, marker };
 }
 
 test("taking a spare whose stdin is already closed (it is dying) is no uncaught EPIPE in lab", async () => {
   // What a process that just died looks like from here, before its exit is reaped: a broken pipe.
+  // Under a PID namespace the shell and unshare above the worker keep the pipe open, so the
+  // worker runs as a plain child here: its closed stdin is the pipe's only reader.
+  const namespace = process.env[PID_NAMESPACE_ENV];
+  process.env[PID_NAMESPACE_ENV] = "off";
+  onTestFinished(() => void (namespace === undefined ? delete process.env[PID_NAMESPACE_ENV] : (process.env[PID_NAMESPACE_ENV] = namespace)));
   const { spares, spec } = await spareWith(`import { closeSync, writeFileSync } from "node:fs";\ncloseSync(0);\nwriteFileSync(MARKER, "closed");\nsetInterval(() => {}, 1000);\n`);
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on("uncaughtException", onUncaught);
-  spares.take(spec);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const stdin = spares.take(spec).stdin!;
+  // The broken pipe destroys stdin: its "close" follows the "error", and an unhandled error would
+  // reach uncaughtException first. A listener of our own on "error" would hide that, so none here.
+  await new Promise((resolve) => stdin.once("close", resolve)); // not events.once: it listens for "error" too
+  await new Promise((resolve) => setImmediate(resolve));
   process.off("uncaughtException", onUncaught);
   spares.killAll();
+  expect((stdin.errored as NodeJS.ErrnoException | null)?.code).toBe("EPIPE");
   expect(uncaught).toEqual([]);
 });
 

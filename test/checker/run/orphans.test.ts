@@ -2,7 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { alive, until } from "../../support/processes.js";
+import { alive } from "../../support/processes.js";
+import { until } from "../../support/until.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 /** The worker's pid as this process sees it: in a PID namespace (pid-namespace.ts) its own is small; /proc here is the outer one. */
@@ -30,11 +31,11 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   // TMPDIR puts both in `dir`.
   const owner = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore", env: { ...process.env, TMPDIR: dir } });
   onTestFinished(() => void owner.kill("SIGKILL"));
-  expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 30_000)).toBe(true);
+  await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the worker writing its pid", 30_000, 20);
   const worker = Number(readFileSync(pidFile, "utf8"));
   expect(alive(worker)).toBe(true);
   owner.kill("SIGKILL");
-  expect(await until(() => !alive(worker), 3_000)).toBe(true);
+  await until(() => !alive(worker), "the orphaned worker to end", 3_000, 20);
 
   // Its scratch folder stays behind, owned by a dead pid; the next runner made here removes it.
   const stale = readdirSync(dir).filter((name) => name.startsWith("lab-run-"));

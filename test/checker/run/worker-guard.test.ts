@@ -2,7 +2,8 @@ import { fork, spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "vitest";
 import { labPaths } from "../../../checker/paths.js";
 import { WorkerGuard, type GuardReport } from "../../../checker/run/worker-guard.js";
-import { alive, until } from "../../support/processes.js";
+import { alive } from "../../support/processes.js";
+import { until } from "../../support/until.js";
 
 /** A stand-in worker: an idle Node process in its own process group, as the pool forks them. */
 function idleProcess(): ChildProcess {
@@ -19,7 +20,7 @@ test("closing the guard's channel kills every process it still watches, then the
   await new Promise((resolve) => setTimeout(resolve, 300));
   guard.close();
   expect(await signal).toBe("SIGKILL");
-  expect(await until(() => !alive(guard.pid!), 3_000)).toBe(true);
+  await until(() => !alive(guard.pid!), "the guard to end", 3_000, 20);
 });
 
 test("a watched process past its memory limit is reported, then killed", async () => {
@@ -37,5 +38,5 @@ test("a watched process past its memory limit is reported, then killed", async (
 test("a guard whose channel closed before it started exits instead of polling forever", async () => {
   const guard = fork(labPaths().guardProcess, [], { execArgv: [], stdio: "ignore", detached: true });
   guard.disconnect();
-  expect(await until(() => !alive(guard.pid!), 3_000)).toBe(true);
+  await until(() => !alive(guard.pid!), "the guard to end", 3_000, 20);
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { PROVIDER_MESSAGES } from "../../../src/commands/provider.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { until } from "../../support/until.js";
 
 const bin = join(import.meta.dirname, "../../../bin/lab.js");
 const children: ChildProcess[] = [];
@@ -20,10 +21,10 @@ function lab(args: string[], cwd = tempDir("provider-cmd")) {
   child.stderr!.on("data", (c: Buffer) => (err += c));
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   const waitFor = async (pattern: RegExp) => {
-    for (let i = 0; i < 200 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 25));
-    const match = pattern.exec(out);
-    if (!match) throw new Error(`never printed ${pattern}: ${out}${err}`);
-    return match;
+    await until(() => pattern.test(out), `printing ${pattern}: ${out}${err}`, 5_000, 25).catch(() => {
+      throw new Error(`never printed ${pattern}: ${out}${err}`);
+    });
+    return pattern.exec(out)!;
   };
   return { child, cwd, exited, waitFor, out: () => out, err: () => err };
 }

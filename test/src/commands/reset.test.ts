@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { RESET_MESSAGES, resetCommand } from "../../../src/commands/reset.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
-import { until } from "../screen/streams.js";
+import { until } from "../../support/until.js";
 import { FIXTURE_PATHS, labDir, out } from "./lab-dir.js";
 
 let dir: ReturnType<typeof labDir>;

@@ -9,7 +9,8 @@ import { importScreen } from "../../../src/screen/import-screen.js";
 import type { SessionEvent, SessionListener } from "../../../src/watch/watch-session.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { failed, passed, result } from "../screen/fixtures.js";
-import { fakeIo, until } from "../screen/streams.js";
+import { fakeIo } from "../screen/streams.js";
+import { until } from "../../support/until.js";
 
 // Loaded as `lab drill` loads it, so Ink draws live frames even where CI is set.
 const { runDrill } = await importScreen(() => import("../../../src/drill/run-drill.js"));

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
-import { UserError } from "../../../src/cli/errors.js";
+import { UserError } from "../../../src/terminal/errors.js";
 import { learnersIn, pairsOf, shardOf } from "../../../src/grade/class-dir.js";
 import { GRADE_ERRORS } from "../../../src/grade/messages.js";
 import { FIXTURE, PATHS, tempDir } from "./support.js";

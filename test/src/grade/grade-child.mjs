@@ -2,7 +2,7 @@
 // test can send it a real SIGINT or SIGKILL. Usage: node grade-child.mjs '<json [dir, flags]>'
 import { resolve } from "node:path";
 import { gradeCommand } from "../../../dist/src/commands/grade.js";
-import { processIo } from "../../../dist/src/cli/io.js";
+import { processIo } from "../../../dist/src/terminal/io.js";
 
 const fixture = resolve(import.meta.dirname, "../../fixtures/class");
 const paths = { root: resolve(fixture, "../../.."), exercises: resolve(fixture, "exercises"), solutions: resolve(fixture, "solutions") };

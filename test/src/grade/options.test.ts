@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { UserError } from "../../../src/cli/errors.js";
+import { UserError } from "../../../src/terminal/errors.js";
 import { GRADE_ERRORS } from "../../../src/grade/messages.js";
 import { DEFAULT_MEMORY_MB, gradeSettings, GRADE_FAILED, mergeConflicts, parseExerciseList, parseShard } from "../../../src/grade/options.js";
 

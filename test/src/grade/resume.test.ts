@@ -3,8 +3,9 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { GRADE_NOTES } from "../../../src/grade/messages.js";
-import { classCopy, GOOD_LEARNERS, gradeChild, jsonWithoutMs, learnerResults, resultLines, tempDir, waitFor, withoutMs, type ChildRun } from "./support.js";
+import { classCopy, GOOD_LEARNERS, gradeChild, jsonWithoutMs, learnerResults, resultLines, tempDir, withoutMs, type ChildRun } from "./support.js";
 import { alive } from "../../support/processes.js";
+import { until } from "../../support/until.js";
 
 // Good learners plus three that error or time out, so a grading takes long enough to cut.
 const LEARNERS = [...GOOD_LEARNERS, "01-sync-loop", "03-process-exit", "05-syntax-error"];
@@ -54,7 +55,7 @@ describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way wit
       child.kill(signal);
       await done;
     });
-    await waitFor(() => ranIn(dir) >= 2, 60_000, "two graded pairs");
+    await until(() => ranIn(dir) >= 2, "two graded pairs", 60_000, 25);
     const workers = childrenOf(child.pid!);
     child.kill(signal);
     const stopped = await done;
@@ -67,7 +68,7 @@ describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way wit
       expect(stopped.signal).toBe("SIGKILL");
     }
     // Ctrl-C stops the workers; after a SIGKILL, each worker's guard sees its parent gone.
-    await waitFor(() => workers.every((pid) => !alive(pid)), 10_000, "the workers to stop");
+    await until(() => workers.every((pid) => !alive(pid)), "the workers to stop", 10_000, 25);
 
     // The killed grader's copies of learners' files and hidden tests are still there...
     if (signal === "SIGKILL") expect(scratchIn()).toHaveLength(1);

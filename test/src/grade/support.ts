@@ -117,15 +117,6 @@ export function learnerResults(dir: string, gradeDir = join(dir, ".lab-grade")):
   return Object.fromEntries(readdirSync(root).filter((l) => statSync(join(root, l)).isDirectory()).map((l) => [l, readFileSync(join(root, l, "results.json"), "utf8")]));
 }
 
-/** Resolves once `check` holds, polling; rejects after `ms`. */
-export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** The fixture class's table, ms column aside: what every grading of learners/ must print. */
 export const GOOD_TABLE = [
   "learner  exercise    passed  state    first failing test or reason",

@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "vitest";
 import type { Exercise } from "../../../checker/model/exercises.js";
 import type { ExerciseTable } from "../../../src/progress/exercise-table.js";
 import { ExercisePicker } from "../../../src/screen/exercise-picker.js";
-import { until } from "./streams.js";
+import { until } from "../../support/until.js";
 
 afterEach(() => cleanup());
 

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { EDITOR_MESSAGES, openInEditor, splitCommand } from "../../../src/screen/open-editor.js";
 import { fileLink } from "../../../src/screen/terminal-link.js";
-import { until } from "./streams.js";
+import { until } from "../../support/until.js";
 
 test("an editor command splits into a program and arguments, quotes kept together", () => {
   expect(splitCommand("code -g")).toEqual(["code", "-g"]);

@@ -9,7 +9,8 @@ import { createScreenStore } from "../../../src/screen/screen-store.js";
 import type { SessionListener } from "../../../src/watch/watch-session.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { passed, result } from "./fixtures.js";
-import { fakeIo, until } from "./streams.js";
+import { fakeIo } from "./streams.js";
+import { until } from "../../support/until.js";
 
 // Loaded as `lab start` loads it, so Ink draws live frames even where CI is set.
 const { runScreen } = await importScreen(() => import("../../../src/screen/run-screen.js"));

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { stripVTControlCharacters } from "node:util";
-import type { Io } from "../../../src/cli/io.js";
+import type { Io } from "../../../src/terminal/io.js";
 
 /** A terminal for Ink in tests: frames written to stdout are kept, keys are written to stdin. */
 export class FakeStdout extends EventEmitter {
@@ -54,13 +54,4 @@ export function fakeIo(options: { tty?: boolean; cwd?: string } = {}): Io & { st
   stdout.isTTY = tty;
   const stderr = new FakeStdout();
   return { stdout, stderr, stdin: new FakeStdin(tty), env: {}, cwd: options.cwd ?? process.cwd() } as never;
-}
-
-/** Resolves once `check` passes, yielding to the event loop between looks (Ink renders asynchronously). */
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
 }
