@@ -6,7 +6,7 @@ import { recordRun } from "../progress/record-run.js";
 import type { WatchSession } from "../watch/watch-session.js";
 import type { ScreenCommand } from "./key-map.js";
 import { LiveScreen } from "./live-screen.js";
-import { mountScreen, onQuitSignals } from "./mount.js";
+import { FRAME_MS, mountScreen, onQuitSignals } from "./mount.js";
 import { paneRows } from "./screen-layout.js";
 import { paneKindOf } from "./screen-state.js";
 import type { ScreenStore } from "./screen-store.js";
@@ -59,7 +59,8 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
 
     const unsubscribe = session.subscribe((event) => {
       store.dispatch(event);
-      if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
+      // The rows first: the frame is drawn within FRAME_MS of the dispatch, the progress file written after it.
+      if (event.type === "run-finished") setTimeout(() => recordRun(progress, exercise.id, event.result), FRAME_MS);
     });
     const stopFollowing = followTerminalSize(io.stdout, (size) => store.dispatch({ type: "resized", size }));
     const instance = mountScreen(io, <LiveScreen store={store} onCommand={onCommand} elapsed={elapsed} />);
