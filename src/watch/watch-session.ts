@@ -134,6 +134,7 @@ export class WatchSession {
     this.watcher = null;
     await watcher?.close();
     await stopped;
+    this.options.typeCheck?.resume?.(); // a save whose run never came (closed during its debounce) paused it
     this.listeners.clear();
   }
 
@@ -141,6 +142,7 @@ export class WatchSession {
     this.silence?.noticed();
     if (this.alreadyRun()) return;
     this.emit({ type: "save-seen" });
+    this.options.typeCheck?.pause?.(); // its check is of a file that has changed; the save's run comes first
     this.supersede();
     this.scheduler.saved();
   }
@@ -175,6 +177,7 @@ export class WatchSession {
   private missedSave(): void {
     this.emit({ type: "watcher-silent" });
     this.emit({ type: "save-seen" });
+    this.options.typeCheck?.pause?.();
     this.scheduler.trigger();
   }
 

@@ -332,7 +332,7 @@ function loggingTypeCheck(log: string[]) {
   return { typeCheck, answer: (errors: TypeErrorReport[] = []) => answers.shift()!(errors) };
 }
 
-test("the type checker is paused for every run, from its start to its results, and checks only the latest file once they are out", async () => {
+test("the type checker is paused for every run, from the save to the run's results, and checks only the latest file once they are out", async () => {
   const runner = fakeRunner();
   const watch = fakeWatch();
   const log: string[] = [];
@@ -349,15 +349,27 @@ test("the type checker is paused for every run, from its start to its results, a
   log.length = 0;
   watch.save();
   await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS);
-  expect(log).toEqual(["save-seen", "pause", "run-started"]);
+  expect(log).toEqual(["save-seen", "pause", "pause", "run-started"]); // from the save on, not only from the run
   runner.finish();
   await vi.advanceTimersByTimeAsync(0);
   answer([{ line: 1, column: 1, code: 2322, message: "stale" }]);
   await vi.advanceTimersByTimeAsync(0);
-  expect(log).toEqual(["save-seen", "pause", "run-started", "run-finished", "resume", "check"]);
+  expect(log).toEqual(["save-seen", "pause", "pause", "run-started", "run-finished", "resume", "check"]);
   answer([]);
   await vi.advanceTimersByTimeAsync(0);
   expect(log.at(-1)).toBe("type-errors");
-  expect(log.filter((e) => e === "pause").length).toBe(log.filter((e) => e === "resume").length);
   await session.close();
+});
+
+test("a save seen as the session closes, its run never started, does not leave the type checker paused", async () => {
+  const runner = fakeRunner();
+  const watch = fakeWatch();
+  const log: string[] = [];
+  const { typeCheck } = loggingTypeCheck(log);
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: () => null, typeCheck });
+  watch.save();
+  await session.close();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 2);
+  expect(runner.runs).toBe(0);
+  expect(log).toEqual(["pause", "resume"]);
 });
