@@ -80,7 +80,7 @@ const file = join(dir, exercise.fileName);
 copyFileSync(exercise.stub, file);
 const io = { stdout: new Stdout(), stderr: new Stdout(), stdin: new Stdin(), env: {}, cwd: dir };
 
-const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true });
+const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true, taskLocations: false }); // as lab start creates it
 const typeCheck = withTypes ? new TypeChecker() : undefined;
 const session = await WatchSession.start({ runner, exercise, file, poll: false, typeCheck });
 const marks = {};
