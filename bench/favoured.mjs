@@ -25,7 +25,8 @@ function favour(pid) {
     if (/ nice 0$/.test(readFileSync(`/proc/${pid}/autogroup`, "utf8").trim())) writeFileSync(`/proc/${pid}/autogroup`, String(NICE));
     favoured.add(pid);
   } catch (err) {
-    if (err.code === "EACCES" || err.code === "EPERM") refused = true;
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+    if (code === "EACCES" || code === "EPERM") refused = true;
   }
 }
 
