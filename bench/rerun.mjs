@@ -30,7 +30,7 @@ const file = join(dir, exercise.fileName);
 const solution = readFileSync(exercise.solution, "utf8");
 writeFileSync(file, solution);
 
-const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true });
+const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true, taskLocations: false }); // as lab start creates it
 await runner.run({ exercise, implFile: file }); // the first run pays for vitest's start-up
 const warm = [];
 for (let i = 0; i < SAMPLES; i++) {

@@ -4,7 +4,7 @@
 // between the solution and a one-bug mutant so every save changes the rows.
 import { EventEmitter } from "node:events";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
@@ -24,6 +24,9 @@ const { createScreenStore } = await load("src/screen/screen-store.js");
 const { TypeChecker } = await load("src/typecheck/type-checker.js");
 // As lab start runs by default: the type checker on. --no-types measures the screen without it.
 const withTypes = !process.argv.includes("--no-types");
+// --json: one line of figures for bench/screen-rounds.mjs instead of the report.
+const asJson = process.argv.includes("--json");
+const loadBefore = loadavg()[0];
 
 const SAVES = 20;
 const WARM_UP = 2;
@@ -40,7 +43,9 @@ class Stdout extends EventEmitter {
   columns = 120;
   rows = 40;
   waiters = [];
+  frames = 0;
   write(chunk) {
+    this.frames++;
     const text = stripVTControlCharacters(String(chunk));
     const at = performance.now();
     this.waiters = this.waiters.filter((w) => !(w.match(text) && (w.resolve(at), true)));
@@ -75,7 +80,7 @@ const file = join(dir, exercise.fileName);
 copyFileSync(exercise.stub, file);
 const io = { stdout: new Stdout(), stderr: new Stdout(), stdin: new Stdin(), env: {}, cwd: dir };
 
-const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true });
+const runner = await Runner.create({ timeoutSeconds: 10, warmSpares: true, taskLocations: false }); // as lab start creates it
 const typeCheck = withTypes ? new TypeChecker() : undefined;
 const session = await WatchSession.start({ runner, exercise, file, poll: false, typeCheck });
 const marks = {};
@@ -93,16 +98,40 @@ const firstRun = shown(1);
 const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
 await firstRun;
 
+/** CPU the type checker's process has used so far, in ms (Linux); what it takes while a save waits for its rows is what it costs them. */
+function typeCheckerCpuMs() {
+  const pid = typeCheck?.pid;
+  if (pid === undefined || process.platform !== "linux") return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 const pause = () => new Promise((r) => setTimeout(r, PAUSE_MS));
 const samples = [];
 for (let i = 0; i < WARM_UP + SAVES; i++) {
   await pause();
   for (const key of Object.keys(marks)) delete marks[key];
   const frame = shown(i + 2);
+  const [frames0, checker0, cpu0] = [io.stdout.frames, typeCheckerCpuMs(), process.cpuUsage()];
   const t0 = performance.now();
   writeFileSync(file, versions[i % 2]);
   const t1 = await frame;
-  if (i >= WARM_UP) samples.push({ total: t1 - t0, seen: marks.seen - t0, started: marks.started - t0, finished: marks.finished - t0 });
+  const cpu = process.cpuUsage(cpu0);
+  if (i >= WARM_UP) {
+    samples.push({
+      total: t1 - t0,
+      seen: marks.seen - t0,
+      started: marks.started - t0,
+      finished: marks.finished - t0,
+      frames: io.stdout.frames - frames0,
+      labCpu: (cpu.user + cpu.system) / 1000,
+      checkerCpu: typeCheckerCpuMs() - checker0,
+    });
+  }
 }
 
 io.stdin.press("q");
@@ -118,10 +147,21 @@ const median = (xs) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 const totals = samples.map((s) => s.total);
+const part = (f) => median(samples.map(f));
+const sum = (f) => samples.reduce((n, s) => n + f(s), 0);
+if (asJson) {
+  const figures = { types: withTypes, median: median(totals), run: part((s) => s.finished - s.started), rows: part((s) => s.total - s.finished) };
+  console.log(JSON.stringify({ ...figures, checkerCpuOnPath: sum((s) => s.checkerCpu), load: [loadBefore, loadavg()[0]] }));
+  process.exit(0);
+}
 console.log(`lab start screen: save → updated rows, exercise 1's real tests (${exercise.hiddenTest.split("/").slice(-2).join("/")}), type checker ${withTypes ? "on" : "off (--no-types)"}`);
 console.log(`${SAVES} saves after ${WARM_UP} warm-up saves, ${PAUSE_MS / 1000} s apart as a human would save, so the pre-forked worker is ready`);
 console.log(`  median ${ms(median(totals))}  min ${ms(Math.min(...totals))}  max ${ms(Math.max(...totals))}  (target ≤ ${TARGET_MS} ms: ${median(totals) <= TARGET_MS ? "met" : "NOT met"})`);
-const part = (f) => ms(median(samples.map(f)));
-console.log(`  where it goes (medians): save → watcher event ${part((s) => s.seen)} · → run started ${part((s) => s.started - s.seen)} (the ${SAVE_DEBOUNCE_MS} ms save debounce)`);
-console.log(`                           run started → finished ${part((s) => s.finished - s.started)} (the runner: exercise 1's hidden tests) · → rows drawn ${part((s) => s.total - s.finished)}`);
-if (withTypes) console.log(`  type errors shown after the rows (a warning, after the verdict): median ${ms(median(typed.slice(WARM_UP)))} later, over ${typed.length} checks`);
+console.log(`  where it goes (medians): save → watcher event ${ms(part((s) => s.seen))} · → run started ${ms(part((s) => s.started - s.seen))} (the ${SAVE_DEBOUNCE_MS} ms save debounce)`);
+console.log(`                           run started → finished ${ms(part((s) => s.finished - s.started))} (the runner: exercise 1's hidden tests) · → rows drawn ${ms(part((s) => s.total - s.finished))}`);
+console.log(`  the screen per save (medians): ${part((s) => s.frames)} frames written, ${ms(part((s) => s.labCpu))} of lab's own CPU (watcher, vitest, frames)`);
+if (withTypes) {
+  console.log(`  type errors shown after the rows (a warning, after the verdict): median ${ms(median(typed.slice(WARM_UP)))} later, over ${typed.length} checks`);
+  console.log(`  CPU the type checker used between a save and its rows: ${ms(sum((s) => s.checkerCpu))} over ${SAVES} saves (it is paused for every run)`);
+}
+console.log(`  load average (1 min) ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after, on ${availableParallelism()} cores`);

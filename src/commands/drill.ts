@@ -34,7 +34,8 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
     const { importScreen } = await import("../screen/import-screen.js");
     const { runDrill } = await importScreen(() => import("../drill/run-drill.js"));
     const { Runner } = await import("../../checker/run/runner.js");
-    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds, warmSpares: true });
+    // Where each test is declared is never shown; finding it costs every run a stack walk per test.
+    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds, warmSpares: true, taskLocations: false });
     try {
       return await runDrill({
         io,

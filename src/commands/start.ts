@@ -61,7 +61,8 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
   const poll = opts.poll ?? ctx.config.config.poll;
   const { importScreen } = await import("../screen/import-screen.js");
   const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true });
+  // Where each test is declared is never shown; finding it costs every run a stack walk per test.
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false });
   const typeCheck = ctx.config.config.typeCheck ? new TypeChecker() : undefined;
   try {
     for (;;) {

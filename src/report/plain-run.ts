@@ -1,5 +1,6 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
+import { FAILURE_WORDS, failureWords } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 
 const indent = (text: string, pad = "        ") => text.split("\n").map((line) => pad + line).join("\n");
@@ -23,12 +24,25 @@ export function describeFileError(error: FileError): string[] {
   return lines;
 }
 
+const firstLines = (text: string, count: number) => text.split("\n").slice(0, count).join("\n");
+
+/** Under the test's sentence (its FAIL row): the assertion's own sentence, then what it found instead. */
+function failureSaid(message: string): string[] {
+  const words = failureWords(message);
+  if (words.other !== null) return [indent(firstLines(words.other, 6))];
+  const label = (name: string, text: string, count: number) => indent(`${name.toLowerCase()} ${firstLines(text, count).split("\n").join(`\n${" ".repeat(name.length + 1)}`)}`);
+  return [
+    ...(words.checked !== null ? [label(FAILURE_WORDS.checked, words.checked, 2)] : []),
+    ...(words.instead !== null ? [label(FAILURE_WORDS.instead, words.instead, 5)] : []),
+  ];
+}
+
 /** One row per test; a failing row is followed by what went wrong and the bug it points at. */
 export function describeTest(test: TestOutcome): string[] {
   const label = test.state === "passed" ? "PASS" : test.state === "skipped" ? "SKIP" : "FAIL";
   const lines = [`  ${label}  ${test.name}${test.state === "passed" ? ` (${Math.round(test.ms)} ms)` : ""}`];
   if (test.state === "failed" || test.state === "not-run") {
-    if (test.failure) lines.push(indent(test.failure.message.split("\n").slice(0, 6).join("\n")));
+    if (test.failure) lines.push(...failureSaid(test.failure.message));
     if (test.failure?.expected !== undefined) lines.push(indent(`expected: ${test.failure.expected.split("\n").slice(0, 8).join("\n          ")}`));
     if (test.failure?.received !== undefined) lines.push(indent(`received: ${test.failure.received.split("\n").slice(0, 8).join("\n          ")}`));
     if (test.bug?.summary) lines.push(indent(`why it matters: ${test.bug.summary}`));

@@ -8,6 +8,11 @@ import type { Io } from "../terminal/io.js";
  * must not move the frame. `maxFps` 60: a run's last rows land right after its first ones,
  * and a shorter throttle draws them sooner.
  */
+const MAX_FPS = 60;
+
+/** Ink draws at most one frame per this many milliseconds; a frame asked for sooner comes at its end. */
+export const FRAME_MS = Math.ceil(1000 / MAX_FPS);
+
 export function mountScreen(io: Io, node: ReactElement): Instance {
   return render(node, {
     stdout: io.stdout as NodeJS.WriteStream,
@@ -15,6 +20,6 @@ export function mountScreen(io: Io, node: ReactElement): Instance {
     stderr: io.stderr as NodeJS.WriteStream,
     exitOnCtrlC: false,
     patchConsole: false,
-    maxFps: 60,
+    maxFps: MAX_FPS,
   });
 }

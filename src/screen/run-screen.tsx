@@ -1,6 +1,7 @@
 import type { ProgressStore } from "../progress/progress-store.js";
 import { recordRun } from "../progress/record-run.js";
 import { commandForKey, type ScreenCommand } from "./key-map.js";
+import { FRAME_MS } from "./mount.js";
 import { lessonPane, tierPane, togglePane } from "./panes.js";
 import { runLiveScreen, type LiveScreenBase } from "./run-live-screen.js";
 import { paneRows } from "./screen-layout.js";
@@ -28,7 +29,8 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
     tickMs: () => 1000,
     onEvent(event) {
       store.dispatch(event);
-      if (event.type === "run-finished") recordRun(progress, exercise.id, event.result);
+      // The rows first: the frame is drawn within FRAME_MS of the dispatch, the progress file written after it.
+      if (event.type === "run-finished") setTimeout(() => recordRun(progress, exercise.id, event.result), FRAME_MS);
     },
     commandFor: (input, key) => commandForKey(input, key, store.getState()),
     onCommand(command, finish) {

@@ -1,6 +1,7 @@
 /** The parts of the live screen as lines fitted to a width; the drill screen shares most of them. */
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { formatSeconds } from "../progress/drills.js";
+import { FAILURE_WORDS, failureWords } from "../report/failure-words.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { paneWidth, runSummary, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
@@ -92,12 +93,28 @@ const firstLines = (text: string, count: number) => text.split("\n").slice(0, co
 const valueLines = (label: string, value: string, style: Style, width: number) =>
   styled(firstLines(`${label}: ${value}`, 8).split("\n").flatMap((l) => wrapCodeLine(`  ${l}`, width)), style);
 
-/** The failing test's words, expected vs received, and the bug it points at. */
+/** A message's lines after a label, hanging under it; `count` lines of it at most. */
+const labelled = (label: string, text: string, count: number, width: number) =>
+  firstLines(text, count)
+    .split("\n")
+    .flatMap((l, i) => (i === 0 ? wrapLine(`${label} ${l}`, width, "  ", "    ") : wrapText(l, width, "    ")));
+
+/** What the failure says under the test's sentence: the assertion's own sentence, then what it found instead. */
+function failureSaid(message: string, width: number): Line[] {
+  const words = failureWords(message);
+  if (words.other !== null) return styled(wrapText(firstLines(words.other, 6), width, "  "));
+  return [
+    ...(words.checked !== null ? styled(labelled(FAILURE_WORDS.checked, words.checked, 2, width)) : []),
+    ...(words.instead !== null ? styled(labelled(FAILURE_WORDS.instead, words.instead, 5, width)) : []),
+  ];
+}
+
+/** The failing test's sentence, what it found instead, expected vs received, and the bug it points at. */
 export function failureLines(test: TestOutcome, width: number): Line[] {
   const failure = test.failure;
   return [
     ...styled(wrapLine(M.firstFailure(test.name), width), { color: "red", bold: true }),
-    ...(failure ? styled(wrapText(firstLines(failure.message, 6), width, "  ")) : []),
+    ...(failure ? failureSaid(failure.message, width) : []),
     ...(failure?.expected !== undefined ? valueLines("expected", failure.expected, { color: "green" }, width) : []),
     ...(failure?.received !== undefined ? valueLines("received", failure.received, { color: "red" }, width) : []),
     ...(test.bug ? styled(wrapLine(M.whyItMatters(test.bug.summary), width, "  "), { color: "yellow" }) : []),

@@ -11,6 +11,10 @@ export type { TypeErrorReport } from "./type-check-protocol.js";
 export interface TypeCheck {
   /** The type errors of `file` as it is on disk now; null when it cannot be checked. */
   check(file: string): Promise<TypeErrorReport[] | null>;
+  /** Stops the checker where it is, so a test run has the CPU to itself; a check asked for meanwhile waits. */
+  pause?(): void;
+  /** Lets a paused checker carry on. */
+  resume?(): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +25,11 @@ const IDLE_PRIORITY = 19;
  * A warm TypeScript language service in a child process at the lowest priority. The first
  * check builds the program (a second or two); later ones reuse it. Without the typescript
  * package (a production install), every check says nothing and nothing else changes.
+ *
+ * The priority alone does not keep it off a test run's CPU: Linux weighs each session's
+ * processes together, and the runner's workers have sessions of their own. So the live
+ * screen pauses it (SIGSTOP) for every run. It stays in lab's process group, so a checker
+ * left stopped when lab dies gets SIGHUP and SIGCONT from the kernel and ends.
  */
 export class TypeChecker implements TypeCheck {
   private worker: ChildProcess | null = null;
@@ -28,6 +37,7 @@ export class TypeChecker implements TypeCheck {
   private nextId = 0;
   private available: Promise<boolean> | null = null;
   private closed = false;
+  private paused = false;
 
   constructor(private readonly root = labPaths().root) {}
 
@@ -91,9 +101,36 @@ export class TypeChecker implements TypeCheck {
     });
   }
 
+  /** The checker's process id once it has started; for diagnostics and tests. */
+  get pid(): number | undefined {
+    return this.worker?.pid;
+  }
+
+  pause(): void {
+    if (!this.paused && this.signal("SIGSTOP")) this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.signal("SIGCONT");
+  }
+
+  /** Sends a job-control signal to a live checker; false where there is none to send or no such signals (Windows). */
+  private signal(signal: "SIGSTOP" | "SIGCONT"): boolean {
+    const worker = this.worker;
+    if (!worker || process.platform === "win32" || worker.exitCode !== null || worker.signalCode !== null) return false;
+    try {
+      return worker.kill(signal);
+    } catch {
+      return false;
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.resume(); // stopped, it would act on no signal but a fatal one
     for (const done of this.waiting.values()) done(null);
     this.waiting.clear();
     const worker = this.worker;

@@ -134,6 +134,7 @@ export class WatchSession {
     this.watcher = null;
     await watcher?.close();
     await stopped;
+    this.options.typeCheck?.resume?.(); // a save whose run never came (closed during its debounce) paused it
     this.listeners.clear();
   }
 
@@ -141,6 +142,7 @@ export class WatchSession {
     this.silence?.noticed();
     if (this.alreadyRun()) return;
     this.emit({ type: "save-seen" });
+    this.options.typeCheck?.pause?.(); // its check is of a file that has changed; the save's run comes first
     this.supersede();
     this.scheduler.saved();
   }
@@ -175,6 +177,7 @@ export class WatchSession {
   private missedSave(): void {
     this.emit({ type: "watcher-silent" });
     this.emit({ type: "save-seen" });
+    this.options.typeCheck?.pause?.();
     this.scheduler.trigger();
   }
 
@@ -188,6 +191,9 @@ export class WatchSession {
     this.lastRead = before && stamp ? { bytes: before, stamp } : null;
     const run = { superseded: false };
     this.current = run;
+    // From here to its results the run has the CPU: a type check going is stopped where it is.
+    this.options.typeCheck?.pause?.();
+    let finished = false;
     try {
       await runner.run({ exercise, implFile: file }, (event) => {
         if (run.superseded) return;
@@ -198,7 +204,7 @@ export class WatchSession {
       // The watcher drops a change that follows another within 50 ms; comparing what the file
       // holds now with what the run started from is what guarantees no save goes unrun.
       if (!sameBytes(before, readIfThere(file))) this.scheduler.trigger();
-      this.checkTypes();
+      finished = true;
     } catch (err) {
       // The save that stopped it has its own run coming (the scheduler has it).
       if (run.superseded) return this.emit({ type: "run-stopped" });
@@ -206,12 +212,16 @@ export class WatchSession {
       this.emit(missing ? { type: "file-missing", file } : { type: "run-crashed", message: (err as Error).message });
     } finally {
       if (this.current === run) this.current = null;
+      // The results are out (the screen draws them as they are emitted): the checker may go on.
+      this.options.typeCheck?.resume?.();
+      if (finished) this.checkTypes();
     }
   }
 
   /**
    * Type-checks the file once its run has finished, so the verdict never waits for it; checks
-   * do not overlap, and runs that finish during one are covered by one more check after it.
+   * do not overlap, and runs that finish during one are covered by one more check after it,
+   * whose word replaces that one's (said about a file that has changed since).
    */
   private checkTypes(): void {
     const typeCheck = this.options.typeCheck;
@@ -221,7 +231,7 @@ export class WatchSession {
     void typeCheck
       .check(this.options.file)
       .then((errors) => {
-        if (errors && this.listeners.size > 0) this.emit({ type: "type-errors", errors });
+        if (errors && !state.again && this.listeners.size > 0) this.emit({ type: "type-errors", errors });
       })
       .finally(() => {
         this.typing = null;

@@ -115,6 +115,22 @@ describe("lab check as a process, on the real exercise 1", () => {
     expect(fail.stdout).toContain(`0 passed, ${total} failed`);
     expect(fail.stdout.split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(total);
   }, 180_000); // two whole processes, each with a cold type check after its run
+
+  test("a failing assertion reads under the test's sentence: its own sentence checked, then the matcher's text as what was found instead", () => {
+    const mutant = "exercises/01-tool-loop/mutants/split-results.ts";
+    const run = spawnSync(process.execPath, [bin, "check", "1", "--file", mutant], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(1);
+    const lines = run.stdout.split("\n");
+    const row = lines.findIndex((l) => l.startsWith("  FAIL  ") && l.endsWith("(split-results bug)"));
+    expect(row).toBeGreaterThan(-1);
+    expect(lines.slice(row + 1, row + 5)).toEqual([
+      "        checked: user messages that carried results back",
+      expect.stringMatching(/^ {8}instead: expected \[ .* \] to have a length of 2 but got 6$/),
+      "        expected: 2",
+      "        received: 6",
+    ]);
+    expect(lines[row + 5]).toMatch(/^ {8}why it matters: Results travel in one user message each/);
+  }, 120_000);
 });
 
 describe("an exercise folder that does not load", () => {

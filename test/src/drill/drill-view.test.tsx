@@ -35,7 +35,7 @@ test("before the first save: the clock at zero, waiting; the first failure expla
       ✘ asks the model to echo the sum (no-echo bug)
 
     First failure: adds two numbers (off-by-one bug)
-      expected 6 to be 5
+      Instead: expected 6 to be 5
       expected: 5
       received: 6
       Why it matters: Adds one too many, so every sum is wrong.

@@ -110,3 +110,38 @@ test("a resize reflows the open pane: wider lines at 120 columns, the 80-column 
   expect(back.pane!.lines).toEqual(open.pane!.lines);
   expectFits(live(back));
 });
+
+test("a matcher's text at 80×24 comes under the test's own sentence: the assertion's sentence leads, the raw text is what it found instead", () => {
+  const split = testNames.findIndex((n) => n.endsWith("(split-results bug)"));
+  const cap = testNames.findIndex((n) => n.endsWith("(no-default-cap bug)"));
+  // Exercise 1's real assertions, as vitest words them: one with a sentence of its own, one bare.
+  const withSentence = "user messages that carried results back: expected [ { role: 'user', …(1) }, …(5) ] to have a length of 2 but got 6";
+  const bare = "expected [] to have a length of 12 but got +0";
+  const failing = (i: number, message: string, expected: string, received: string): TestOutcome => ({
+    name: testNames[i]!,
+    state: "failed",
+    ms: 2,
+    failure: { message, expected, received },
+    bug: { id: bugOf(testNames[i]!), summary: "What the mistake costs." },
+  });
+  for (const [i, message, said] of [
+    [split, withSentence, ["Checked: user messages that carried results back", "Instead: expected [ { role: 'user', …(1) }, …(5) ] to have a length of 2 but got 6"]],
+    [cap, bare, ["Instead: expected [] to have a length of 12 but got +0"]],
+  ] as const) {
+    const outcomes = testNames.map((name, j): TestOutcome => (j === i ? failing(i, message, "2", "6") : { name, state: "passed", ms: 3, failure: null, bug: null }));
+    const lines = live(after({ type: "run-started", exercise: "01", file: "/ws/01-tool-loop.ts" }, { type: "run-finished", result: result(outcomes) }));
+    expectFits(lines);
+    const text = lines.map((l) => l.trim()).join(" ");
+    const heading = text.indexOf(`First failure: ${testNames[i]}`);
+    expect(heading).toBeGreaterThan(-1);
+    // In reading order: the test's sentence, then each part of what the assertion said, then why it matters.
+    const at = said.map((part) => text.indexOf(part, heading));
+    expect(at.every((n) => n > heading)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(text.indexOf("Why it matters: What the mistake costs.")).toBeGreaterThan(at.at(-1)!);
+    // The labels start their lines, indented under the heading, so they are read as labels.
+    for (const part of said) expect(lines.some((l) => l.startsWith(`  ${part.split(" ")[0]} `))).toBe(true);
+  }
+});
+
+const bugOf = (name: string) => /\(([a-z0-9-]+) bug\)$/.exec(name)![1]!;

@@ -20,7 +20,7 @@ test("the same events as the screen, as plain lines with no cursor codes", () =>
       "",
       "  PASS  a (3 ms)",
       "  FAIL  b",
-      "        expected 6 to be 5",
+      "        instead: expected 6 to be 5",
       "        expected: 5",
       "        received: 6",
       "        why it matters: Adds one too many, so every sum is wrong.",

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
@@ -33,7 +33,7 @@ function setUp(tty = true) {
   const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
   const emit: SessionListener = (e) => listeners.forEach((l) => l(e));
   const shows = (text: string) => until(() => io.stdout.lastFrame().includes(text), `the screen shows "${text}"`);
-  return { io, exit, emit, shows, store, reruns: () => reruns, listeners, progressFile: () => JSON.parse(readFileSync(progress.file, "utf8")) };
+  return { io, exit, emit, shows, store, reruns: () => reruns, listeners, progressPath: progress.file, progressFile: () => JSON.parse(readFileSync(progress.file, "utf8")) };
 }
 
 test("the first run starts at once; r reruns; q quits and gives the terminal back", async () => {
@@ -78,12 +78,13 @@ test("1 opens the tier 1 reference and 1 again closes it; l opens the lesson, es
 });
 
 test("events reach the screen; an all-green run is recorded and n moves on", async () => {
-  const { io, exit, emit, shows, progressFile } = setUp();
+  const { io, exit, emit, shows, progressFile, progressPath } = setUp();
   await shows("q quit");
   io.stdin.write("n");
   emit({ type: "run-started", exercise: exercise.id, file: "f" });
   emit({ type: "run-finished", result: result([passed("adds two numbers (off-by-one bug)")]) });
   await shows("n next");
+  await until(() => existsSync(progressPath) && progressFile().exercises[exercise.id]?.passedAt !== undefined, "the pass recorded, just after its frame");
   expect(progressFile().exercises[exercise.id].passedAt).toEqual(expect.any(String));
   io.stdin.write("n");
   await expect(exit).resolves.toBe("next");
@@ -100,4 +101,23 @@ test("without raw mode there is no key handling and no raw-mode error; a signal 
   await expect(exit).resolves.toBe("quit");
   expect(process.listenerCount("SIGHUP")).toBe(before);
   expect(io.stderr.frames.join("")).toBe("");
+});
+
+test("a finished run's rows are drawn before its progress is written: the file write is not on the way from results to rows", async () => {
+  const { io, exit, emit, shows, progressFile, progressPath } = setUp();
+  await shows("q quit");
+  const recorded = () => existsSync(progressPath) && progressFile().exercises[exercise.id]?.lastRun !== undefined;
+  let recordedAtFrame: boolean | null = null;
+  const write = io.stdout.write;
+  io.stdout.write = (frame: string) => {
+    if (recordedAtFrame === null && frame.includes("Run 1:")) recordedAtFrame = recorded();
+    return write(frame);
+  };
+  emit({ type: "run-started", exercise: exercise.id, file: "f" });
+  emit({ type: "run-finished", result: result([passed("adds two numbers (off-by-one bug)")]) });
+  await shows("Run 1:");
+  expect(recordedAtFrame).toBe(false);
+  await until(recorded, "the run recorded in progress");
+  io.stdin.write("q");
+  await exit;
 });

@@ -52,7 +52,7 @@ test("failed: the first failure explained with the test's words, expected vs rec
       ✘ asks the model to echo the sum (no-echo bug)
 
     First failure: asks the model to echo the sum (no-echo bug)
-      expected 6 to be 5
+      Instead: expected 6 to be 5
       expected: 5
       received: 6
       Why it matters: Adds one too many, so every sum is wrong.

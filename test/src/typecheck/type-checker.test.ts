@@ -36,3 +36,46 @@ console.log(JSON.stringify(errors));`;
   expect(run.status).toBe(0);
   expect(run.stdout.trim()).toBe("[]");
 }, 120_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The process's scheduling state from /proc ("T" stopped) and the CPU it has used, in clock ticks. */
+function procState(pid: number): { state: string; ticks: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return { state: fields[0]!, ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
+test.runIf(process.platform === "linux")(
+  "paused for a test run, the checker is stopped and uses no CPU, its check waiting; resumed, the check completes; close() ends it even paused",
+  async () => {
+    const own = new TypeChecker();
+    try {
+      const file = join(tempDir("types"), "01-tool-loop.ts");
+      writeFileSync(file, solution);
+      expect(await own.check(file)).toEqual([]); // warm: the process exists
+      const pid = own.pid!;
+      writeFileSync(file, solution.replace("const DECLINED = ", "const DECLINED: number = "));
+      own.pause();
+      const checked = own.check(file);
+      // A signal lands when the kernel next schedules the process: on a busy machine, not at once.
+      for (let i = 0; i < 500 && procState(pid).state !== "T"; i++) await sleep(10);
+      const before = procState(pid);
+      await sleep(300);
+      const after = procState(pid);
+      expect(before.state).toBe("T");
+      expect(after).toEqual(before); // still stopped, not one tick of CPU while paused
+      let done = false;
+      void checked.then(() => (done = true));
+      expect(done).toBe(false);
+      own.resume();
+      expect(procState(pid).state).not.toBe("T");
+      expect((await checked)?.map((e) => e.code)).toContain(2322);
+      own.pause();
+      await own.close();
+      expect(() => process.kill(pid, 0)).toThrow(); // gone, not left stopped
+    } finally {
+      await own.close();
+    }
+  },
+  120_000,
+);

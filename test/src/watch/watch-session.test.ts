@@ -6,6 +6,7 @@ import type { RunListener, RunResult } from "../../../checker/model/result.js";
 import type { FileWatchHandlers, WatchFile } from "../../../src/watch/file-watcher.js";
 import { SAVE_DEBOUNCE_MS } from "../../../src/watch/run-scheduler.js";
 import { SILENCE_CHECK_MS, statFile } from "../../../src/watch/silence-check.js";
+import type { TypeCheck, TypeErrorReport } from "../../../src/typecheck/type-checker.js";
 import { WatchSession, type SessionEvent } from "../../../src/watch/watch-session.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -317,4 +318,58 @@ test("deleting the file is an event the watcher saw: no false 'saves are not rea
   expect(events).toEqual([{ type: "file-missing", file: "f.ts" }]);
   expect(runner.runs).toBe(0);
   await session.close();
+});
+
+/** A type checker that logs what the session asks of it; its checks are answered by hand. */
+function loggingTypeCheck(log: string[]) {
+  const answers: ((errors: TypeErrorReport[]) => void)[] = [];
+  const typeCheck: TypeCheck = {
+    check: () => (log.push("check"), new Promise((done) => answers.push(done))),
+    pause: () => void log.push("pause"),
+    resume: () => void log.push("resume"),
+    close: async () => {},
+  };
+  return { typeCheck, answer: (errors: TypeErrorReport[] = []) => answers.shift()!(errors) };
+}
+
+test("the type checker is paused for every run, from the save to the run's results, and checks only the latest file once they are out", async () => {
+  const runner = fakeRunner();
+  const watch = fakeWatch();
+  const log: string[] = [];
+  const { typeCheck, answer } = loggingTypeCheck(log);
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: () => null, typeCheck });
+  session.subscribe((e) => void log.push(e.type));
+  session.rerun();
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(log).toEqual(["pause", "run-started", "run-finished", "resume", "check"]);
+
+  // A save while that check is going: the check is paused for the new run, and its answer
+  // (for a file that has changed since) is dropped for a check of the file the run tested.
+  log.length = 0;
+  watch.save();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS);
+  expect(log).toEqual(["save-seen", "pause", "pause", "run-started"]); // from the save on, not only from the run
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  answer([{ line: 1, column: 1, code: 2322, message: "stale" }]);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(log).toEqual(["save-seen", "pause", "pause", "run-started", "run-finished", "resume", "check"]);
+  answer([]);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(log.at(-1)).toBe("type-errors");
+  await session.close();
+});
+
+test("a save seen as the session closes, its run never started, does not leave the type checker paused", async () => {
+  const runner = fakeRunner();
+  const watch = fakeWatch();
+  const log: string[] = [];
+  const { typeCheck } = loggingTypeCheck(log);
+  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: () => null, typeCheck });
+  watch.save();
+  await session.close();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 2);
+  expect(runner.runs).toBe(0);
+  expect(log).toEqual(["pause", "resume"]);
 });

@@ -1,0 +1,36 @@
+import { expect, test } from "vitest";
+import { failureWords } from "../../../src/report/failure-words.js";
+
+/** The message vitest itself gives a failed assertion, so the split is tested on real matcher texts. */
+function messageOf(assertion: () => void): string {
+  try {
+    assertion();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error("the assertion passed");
+}
+
+test("a bare matcher text is what the test found instead, with no sentence of its own", () => {
+  const message = messageOf(() => expect([]).toHaveLength(12));
+  expect(message).toBe("expected [] to have a length of 12 but got +0");
+  expect(failureWords(message)).toEqual({ checked: null, instead: message, other: null });
+});
+
+test("expect(value, sentence): the sentence is split off to lead, the matcher text follows", () => {
+  const message = messageOf(() => expect([1, 2, 3], "user messages that carried results back").toHaveLength(2));
+  expect(failureWords(message)).toEqual({ checked: "user messages that carried results back", instead: "expected [ 1, 2, 3 ] to have a length of 2 but got 3", other: null });
+});
+
+test("a sentence with colons of its own stays whole, and negated matchers split the same way", () => {
+  const message = messageOf(() => expect(new TypeError("no"), "the cap: the harness's own error").not.toBeInstanceOf(Error));
+  const words = failureWords(message);
+  expect(words.checked).toBe("the cap: the harness's own error");
+  expect(words.instead).toBe("expected TypeError: no to not be an instance of Error");
+});
+
+test("an error thrown by the code under test, or our own words, is not a matcher's and is kept as it is", () => {
+  for (const message of ["Cannot read properties of undefined (reading 'content')", "Not started yet: replace the throw.", "first line\nsecond: expected 3"]) {
+    expect(failureWords(message)).toEqual({ checked: null, instead: null, other: message });
+  }
+});
