@@ -119,12 +119,27 @@ export class SpareProcesses {
   async serve(owner: string | null): Promise<void> {
     if (owner !== null && owner === this.owner) return;
     this.owner = owner;
+    await this.retire();
+  }
+
+  /**
+   * Kills every kept process, and any on its way back from a run, and resolves once they are
+   * gone (before their owner's temp folder is emptied): no process taken before this is kept.
+   */
+  async retire(): Promise<void> {
+    this.generation++;
+    await Promise.all([...this.settling]);
     await this.kept.killAll();
   }
 
-  /** Kills every kept process and resolves once they are gone (before their owner's temp folder is emptied). */
-  retire(): Promise<void> {
-    return this.kept.killAll();
+  /** Counts retire() calls: a process taken in an earlier generation is never kept. */
+  generation = 0;
+  private readonly settling = new Set<Promise<void>>();
+
+  /** A process between its run's end and its worker's stop(), kept or killed when `done` settles. */
+  settle(done: Promise<void>): void {
+    this.settling.add(done);
+    void done.finally(() => this.settling.delete(done));
   }
 
   /** A process for a run: the owner's kept one, else a spare, else a new one. `reused`: it ran a file before. */
@@ -149,8 +164,8 @@ export class SpareProcesses {
   }
 
   /** Keeps `child`, done with a file and unharmed, for the owner's next run; false when there is no owner to keep it for. */
-  keep(spec: SpawnSpec, child: ChildProcess): boolean {
-    if (this.owner === null || this.closed || this.aborted || child.exitCode !== null || child.signalCode !== null) return false;
+  keep(spec: SpawnSpec, child: ChildProcess, generation: number): boolean {
+    if (this.owner === null || generation !== this.generation || this.closed || this.aborted || child.exitCode !== null || child.signalCode !== null) return false;
     this.kept.add(JSON.stringify(spec), this.owner, child);
     return true;
   }
@@ -224,6 +239,10 @@ class LabForkWorker implements PoolWorker {
   private killed = false;
   /** At "stop", the process was found fit to run its owner's next file, so it is kept, not killed. */
   private keeping = false;
+  /** The spares' generation when this worker took its process (see SpareProcesses.retire). */
+  private generation = 0;
+  /** Settles when stop() has kept or killed the process (see SpareProcesses.settle). */
+  private settled: (() => void) | null = null;
 
   constructor(
     private readonly options: PoolOptions,
@@ -293,6 +312,10 @@ class LabForkWorker implements PoolWorker {
       // Kept for its owner's next file: vitest's teardown would leave it unable to run one.
       if (message.type === "stop" && this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps()) {
         this.keeping = true;
+        this.spares.settle(new Promise<void>((done) => {
+          this.settled = done;
+          child.once("exit", () => done());
+        }));
         return this.answer(child, "stopped");
       }
     }
@@ -324,6 +347,7 @@ class LabForkWorker implements PoolWorker {
     const { child, reused } = this.spares.take(this.spec);
     this.child = child;
     this.reused = reused;
+    this.generation = this.spares.generation;
     const logger = this.options.project.vitest.logger;
     child.stdout?.pipe(logger.outputStream, { end: false });
     child.stderr?.pipe(logger.errorStream, { end: false });
@@ -370,7 +394,8 @@ class LabForkWorker implements PoolWorker {
     if (!child) return;
     if (this.keeping) {
       this.detach(child);
-      if (this.spares.keep(this.spec, child)) {
+      if (this.spares.keep(this.spec, child, this.generation)) {
+        this.settled?.();
         // The owner's next file runs on this one; the spare is for whoever comes next.
         this.spares.refill(this.spec);
         return;
@@ -380,6 +405,7 @@ class LabForkWorker implements PoolWorker {
     // The worker has already reported and acknowledged "stop"; take its whole group down.
     killTree(child);
     await exited;
+    this.settled?.();
     // Ready the next run's process now, while the learner reads the result.
     this.spares.refill(this.spec);
   }

@@ -218,6 +218,9 @@ export class Runner {
     await this.spares.serve(owner);
     const { results, reused } = await this.executeOnce(requests);
     if (owner === null) return results;
+    // Code that failed may leave work behind (a timer, a loop of retries) that would slow or
+    // break the owner's next file: that one gets a fresh process.
+    if (results.some((r) => r.status !== "passed")) await this.spares.retire();
     // A reused process is not what the file would have met alone: a crash, a stray error or a
     // hang there may be the owner's earlier file's doing (a timer it left), so such a run
     // counts only once a fresh process has confirmed it.

@@ -24,6 +24,8 @@ const CLASS: Record<string, [adder: string | null, greeter: string | null]> = {
   "d-leaves-a-trap": [`process.on("message", (m: { type?: string }) => { if (m?.type === "run") ${SELF_KILL} });`, null],
   "e-loops-first": ["while (true) {}", null],
   "f-honest": [null, null],
+  // Fails (off by one; its own meddling breaks one more) and changes a global the next exercise relies on.
+  "g-fails-and-meddles": [`String.prototype.trim = function () { return "meddled"; };`, null],
 };
 
 type RowFacts = [state: string, passed: string, detail: string | null];
@@ -37,6 +39,7 @@ const EXPECTED: Record<string, RowFacts[]> = {
   "d-leaves-a-trap": [PASS_ADDER, PASS_GREETER],
   "e-loops-first": [["timeout", "0/0", RUN_MESSAGES.timeout(LIMIT_SECONDS)], PASS_GREETER],
   "f-honest": [PASS_ADDER, PASS_GREETER],
+  "g-fails-and-meddles": [["fail", "1/3", "expected 5 to be -5 // Object.is equality"], PASS_GREETER],
 };
 
 interface Row {
@@ -55,7 +58,9 @@ beforeAll(async () => {
   const dir = tempDir("learner-process");
   for (const [learner, [adder, greeter]] of Object.entries(CLASS)) {
     mkdirSync(join(dir, learner));
-    writeFileSync(join(dir, learner, "01-adder.ts"), `${solution("01-adder")}\n${adder ?? ""}\n`);
+    // A learner whose file fails starts from ben's, off by one for negative numbers.
+    const base = learner.includes("fails") ? readFileSync(join(FIXTURE, "learners/ben/01-adder.ts"), "utf8") : solution("01-adder");
+    writeFileSync(join(dir, learner, "01-adder.ts"), `${base}\n${adder ?? ""}\n`);
     writeFileSync(join(dir, learner, "02-greeter.ts"), `${solution("02-greeter")}\n${greeter ?? ""}\n`);
   }
   const out = join(tempDir("learner-process-out"), "grades.json");
