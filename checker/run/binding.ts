@@ -16,4 +16,6 @@ export interface Binding {
   kill: (() => void) | null;
   /** The caller stopped this run (stopRun): its worker is killed as soon as it has one. */
   stopped: boolean;
+  /** It ran on a process that had run an earlier file of the same owner. */
+  reused: boolean;
 }

@@ -9,6 +9,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { killGroup } from "./kill-group.js";
+import { KeptProcesses } from "./kept-processes.js";
 import { inPidNamespace, workerExit } from "./pid-namespace.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
@@ -25,8 +26,11 @@ export const POOL_MESSAGES = {
 } as const;
 
 export interface Watchdog {
-  /** A worker began running these test files; `kill` stops it for good. */
-  started(files: string[], kill: () => void): void;
+  /**
+   * A worker began running these test files; `kill` stops it for good. `reused`: the process
+   * already ran an earlier file of the same owner (see SpareProcesses.serve).
+   */
+  started(files: string[], kill: () => void, reused: boolean): void;
   /** The worker is gone or done with these files. */
   finished(files: string[]): void;
   /** The worker died while running these files, before it reported them finished. */
@@ -78,6 +82,10 @@ export class SpareProcesses {
   private readonly inNamespace = new WeakSet<ChildProcess>();
   private closed = false;
   private aborted = false;
+  /** Whose code the runs are now (see serve); null: every run gets a process never used before. */
+  private owner: string | null = null;
+  /** Processes that ran a file of `owner`, kept for its next one. */
+  private readonly kept = new KeptProcesses();
 
   /** `env`, when given, replaces the inherited environment (vitest's own variables are kept). */
   constructor(
@@ -102,17 +110,64 @@ export class SpareProcesses {
     return { entrypoint, execArgv: options.execArgv, env: { ...this.env, ...vitestOwn } };
   }
 
-  take(spec: SpawnSpec): ChildProcess {
+  /**
+   * The runs that follow run `owner`'s code: a process that ran one of its files may run the
+   * next (with fresh module state: vitest resets its modules before every file), and no
+   * process that ran anyone else's code ever does. Whatever was kept for another owner is
+   * killed first, and gone when this resolves. `null`: a fresh process for every run.
+   */
+  async serve(owner: string | null): Promise<void> {
+    if (owner !== null && owner === this.owner) return;
+    this.owner = owner;
+    await this.retire();
+  }
+
+  /**
+   * Kills every kept process, and any on its way back from a run, and resolves once they are
+   * gone (before their owner's temp folder is emptied): no process taken before this is kept.
+   */
+  async retire(): Promise<void> {
+    this.generation++;
+    await Promise.all([...this.settling]);
+    await this.kept.killAll();
+  }
+
+  /** Counts retire() calls: a process taken in an earlier generation is never kept. */
+  generation = 0;
+  private readonly settling = new Set<Promise<void>>();
+
+  /** A process between its run's end and its worker's stop(), kept or killed when `done` settles. */
+  settle(done: Promise<void>): void {
+    this.settling.add(done);
+    void done.finally(() => this.settling.delete(done));
+  }
+
+  /** A process for a run: the owner's kept one, else a spare, else a new one. `reused`: it ran a file before. */
+  take(spec: SpawnSpec): { child: ChildProcess; reused: boolean } {
     // After killAll() no learner code may start, however late vitest asks for a worker.
     if (this.aborted) throw new Error(POOL_MESSAGES.aborted);
     const key = JSON.stringify(spec);
+    const kept = this.owner === null ? undefined : this.kept.take(key, this.owner);
+    if (kept) return { child: kept, reused: true };
     const spare = this.spares.get(key);
     this.spares.delete(key);
     if (spare && spare.exitCode === null && spare.signalCode === null) {
       spare.stdin?.write("go\n"); // ends its warm-up rehearsal (see warm-up.ts)
-      return spare;
+      return { child: spare, reused: false };
     }
-    return this.fork(spec, false);
+    return { child: this.fork(spec, false), reused: false };
+  }
+
+  /** Whether a process done with a file is kept for the owner's next one (see serve). */
+  keeps(): boolean {
+    return this.owner !== null && !this.closed && !this.aborted;
+  }
+
+  /** Keeps `child`, done with a file and unharmed, for the owner's next run; false when there is no owner to keep it for. */
+  keep(spec: SpawnSpec, child: ChildProcess, generation: number): boolean {
+    if (this.owner === null || generation !== this.generation || this.closed || this.aborted || child.exitCode !== null || child.signalCode !== null) return false;
+    this.kept.add(JSON.stringify(spec), this.owner, child);
+    return true;
   }
 
   /** Whether `child` runs in a PID namespace of its own. */
@@ -151,6 +206,7 @@ export class SpareProcesses {
     this.closed = true;
     for (const child of this.spares.values()) killTree(child);
     this.spares.clear();
+    void this.kept.killAll();
     // Otherwise the guard goes when the last process does (see fork).
     if (this.live.size === 0) this.guard?.close();
   }
@@ -173,7 +229,20 @@ class LabForkWorker implements PoolWorker {
   private readonly unanswered = new Set<"start" | "stop">();
   /** vitest's exit listeners, each wrapped (see exitHandler). */
   private readonly exitHandlers = new Map<(arg: any) => void, (...args: unknown[]) => void>();
+  /** Every listener put on the process for this worker, taken off again when the process is kept. */
+  private readonly attached: [string, (...args: any[]) => void][] = [];
   private readonly spec: SpawnSpec;
+  /** The process ran a file before this worker took it (see SpareProcesses.serve). */
+  private reused = false;
+  /** Its last file finished without an error from vitest, and nothing stopped it. */
+  private finishedWell = false;
+  private killed = false;
+  /** At "stop", the process was found fit to run its owner's next file, so it is kept, not killed. */
+  private keeping = false;
+  /** The spares' generation when this worker took its process (see SpareProcesses.retire). */
+  private generation = 0;
+  /** Settles when stop() has kept or killed the process (see SpareProcesses.settle). */
+  private settled: (() => void) | null = null;
 
   constructor(
     private readonly options: PoolOptions,
@@ -191,12 +260,21 @@ class LabForkWorker implements PoolWorker {
     return this.child;
   }
 
+  private attach(child: ChildProcess, event: string, listener: (...args: any[]) => void, once = false): void {
+    this.attached.push([event, listener]);
+    if (once) child.once(event, listener);
+    else child.on(event, listener);
+  }
+
   on(event: string, callback: (arg: any) => void): void {
-    this.process.on(event, event === "exit" ? this.exitHandler(callback) : callback);
+    this.attach(this.process, event, event === "exit" ? this.exitHandler(callback) : callback);
   }
 
   off(event: string, callback: (arg: any) => void): void {
-    this.process.off(event, (event === "exit" && this.exitHandlers.get(callback)) || callback);
+    const listener = (event === "exit" && this.exitHandlers.get(callback)) || callback;
+    this.process.off(event, listener);
+    const at = this.attached.findIndex(([e, l]) => e === event && l === listener);
+    if (at >= 0) this.attached.splice(at, 1);
   }
 
   /**
@@ -216,6 +294,11 @@ class LabForkWorker implements PoolWorker {
     return handler;
   }
 
+  /** Answers for the process, as it would, a request it need not see (see send). */
+  private answer(child: ChildProcess, type: "started" | "stopped"): void {
+    setImmediate(() => child.emit("message", { __vitest_worker_response__: true, type }));
+  }
+
   send(message: WorkerRequest): void {
     if (message.type === "start" || message.type === "stop") {
       this.unanswered.add(message.type);
@@ -224,40 +307,61 @@ class LabForkWorker implements PoolWorker {
         setImmediate(() => this.answerForDead(child));
         return;
       }
+      // A kept process was started once; vitest's start-up (environment, module runner) stands.
+      if (message.type === "start" && this.reused) return this.answer(child, "started");
+      // Kept for its owner's next file: vitest's teardown would leave it unable to run one.
+      if (message.type === "stop" && this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps()) {
+        this.keeping = true;
+        this.spares.settle(new Promise<void>((done) => {
+          this.settled = done;
+          child.once("exit", () => done());
+        }));
+        return this.answer(child, "stopped");
+      }
     }
     if (message.type === "run" || message.type === "collect") {
       this.running = message.context.files.map((f) => f.filepath);
+      this.finishedWell = false;
       const child = this.process;
-      this.watchdog.started(this.running, () => killTree(child));
+      const kill = () => {
+        this.killed = true;
+        killTree(child);
+      };
+      this.watchdog.started(this.running, kill, this.reused);
     }
     this.process.send(message);
   }
 
   deserialize(data: unknown): unknown {
-    const message = data as { __vitest_worker_response__?: boolean; type?: string };
+    const message = data as { __vitest_worker_response__?: boolean; type?: string; error?: unknown };
     if (message?.__vitest_worker_response__ && message.type === "testfileFinished") {
       this.watchdog.finished(this.running);
       // Forgotten at once: the next run of the same file may start before this process has exited.
       this.running = [];
+      this.finishedWell = !message.error;
     }
     return data;
   }
 
   async start(): Promise<void> {
-    const child = (this.child = this.spares.take(this.spec));
+    const { child, reused } = this.spares.take(this.spec);
+    this.child = child;
+    this.reused = reused;
+    this.generation = this.spares.generation;
     const logger = this.options.project.vitest.logger;
     child.stdout?.pipe(logger.outputStream, { end: false });
     child.stderr?.pipe(logger.errorStream, { end: false });
     this.spares.outputTo(child, logger.errorStream);
-    child.once("exit", (code, signal) => {
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       if (this.running.length > 0) {
         this.watchdog.died(this.running, workerExit(code, signal, this.spares.namespaced(child)));
         this.watchdog.finished(this.running);
         this.running = [];
       }
       this.answerForDead(child);
-    });
-    child.on("message", (message: { __vitest_worker_response__?: boolean; type?: string }) => {
+    };
+    this.attach(child, "exit", exited, true);
+    this.attach(child, "message", (message: { __vitest_worker_response__?: boolean; type?: string }) => {
       if (!message?.__vitest_worker_response__) return;
       if (message.type === "started") this.unanswered.delete("start");
       if (message.type === "stopped") this.unanswered.delete("stop");
@@ -276,14 +380,32 @@ class LabForkWorker implements PoolWorker {
     if (this.unanswered.has("stop")) child.emit("message", { __vitest_worker_response__: true, type: "stopped" });
   }
 
+  /** Takes this worker's listeners and pipes off the process, whose output goes nowhere until its next run. */
+  private detach(child: ChildProcess): void {
+    for (const [event, listener] of this.attached.splice(0)) child.off(event, listener);
+    const logger = this.options.project.vitest.logger;
+    child.stdout?.unpipe(logger.outputStream).resume();
+    child.stderr?.unpipe(logger.errorStream).resume();
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     if (!child) return;
+    if (this.keeping) {
+      this.detach(child);
+      if (this.spares.keep(this.spec, child, this.generation)) {
+        this.settled?.();
+        // The owner's next file runs on this one; the spare is for whoever comes next.
+        this.spares.refill(this.spec);
+        return;
+      }
+    }
     const exited = new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once("exit", () => done())));
     // The worker has already reported and acknowledged "stop"; take its whole group down.
     killTree(child);
     await exited;
+    this.settled?.();
     // Ready the next run's process now, while the learner reads the result.
     this.spares.refill(this.spec);
   }

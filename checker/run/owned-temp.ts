@@ -4,7 +4,7 @@
  * folder records its owner's pid and start time, and whoever makes the next one removes
  * the folders of owners that are gone, never one whose owner still runs.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -25,11 +25,22 @@ export function startTicks(pid: number): string {
   return statFields(pid)?.[19] ?? "";
 }
 
-/** Whether the process recorded as `owner` ("pid start") still runs. */
+/** This process's PID namespace (Linux), e.g. "pid:[4026531836]", or "" where there is none to name. */
+export function pidNamespace(): string {
+  try {
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return "";
+  }
+}
+
+/** Whether the process recorded as `owner` ("pid start namespace") still runs. */
 export function ownerAlive(owner: string): boolean {
-  const [pidText, started = ""] = owner.trim().split(" ");
+  const [pidText, started = "", namespace = ""] = owner.trim().split(" ");
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return true; // not ours to judge
+  // A pid means nothing in another PID namespace (a lab run inside one, or this one inside one).
+  if (namespace !== "" && namespace !== pidNamespace()) return true;
   try {
     process.kill(pid, 0);
   } catch (err) {
@@ -69,6 +80,6 @@ export function ownedTempDir(prefix: string): string {
   const parent = tmpdir();
   removeStale(prefix, parent);
   const dir = mkdtempSync(join(parent, prefix));
-  writeFileSync(join(dir, OWNER_FILE), `${process.pid} ${startTicks(process.pid)}\n`);
+  writeFileSync(join(dir, OWNER_FILE), `${process.pid} ${startTicks(process.pid)} ${pidNamespace()}\n`);
   return dir;
 }

@@ -4,11 +4,14 @@
  * learner is still typing, not after the save.
  */
 import "../provider/o200k.js";
+import { resetBeforeEachRun } from "./between-files.js";
 import { refuseForeignSignals, SIGNALS_ENV } from "./signal-wall.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
+
+resetBeforeEachRun();
 
 // A spare whose parent died has nothing to wait for.
 process.once("disconnect", () => process.exit(0));

@@ -60,7 +60,18 @@ export interface RunnerOptions {
 export interface RunRequest {
   exercise: Exercise;
   implFile: string;
+  /**
+   * Whose code `implFile` is (a learner, when grading). A batch whose requests all name one
+   * owner may run on a worker process kept from that owner's previous batch, each file with
+   * fresh module state; a process never runs two owners' code, nor a request without one.
+   */
+  owner?: string;
 }
+
+type Request = RunRequest & { listener: RunListener | undefined; copy: boolean };
+
+/** How a run on a reused process may end for a reason that is not the file's own (see execute). */
+const DOUBTFUL = new Set<FileError["kind"]>(["crash", "unhandled", "timeout"]);
 
 /** Per-test timeout: hidden tests never wait on real time, so a test that takes 2 s is hung. */
 const TEST_TIMEOUT_MS = 2_000;
@@ -94,11 +105,12 @@ export class Runner {
     const spares = new SpareProcesses(paths.preload, options.env, options.warmSpares ?? false, options.memoryLimitMb ?? null);
     const bindings = new Map<string, Binding>();
     const watchdog: Watchdog = {
-      started(files, kill) {
+      started(files, kill, reused) {
         for (const file of files) {
           const binding = bindings.get(file);
           if (!binding) continue;
           binding.kill = kill;
+          binding.reused = reused;
           if (binding.stopped) {
             kill();
             continue;
@@ -174,7 +186,36 @@ export class Runner {
     return next;
   }
 
-  private async execute(requests: (RunRequest & { listener: RunListener | undefined; copy: boolean })[]): Promise<RunResult[]> {
+  /**
+   * Kills the processes kept for the last owner (see RunRequest.owner) and resolves once they
+   * are gone: after this, nothing of that owner's code runs anywhere.
+   */
+  retireWorkers(): Promise<void> {
+    return this.enqueue(() => this.spares.retire());
+  }
+
+  private async execute(requests: Request[]): Promise<RunResult[]> {
+    const owners = new Set(requests.map((r) => r.owner ?? null));
+    const owner = owners.size === 1 ? [...owners][0]! : null;
+    await this.spares.serve(owner);
+    const { results, reused } = await this.executeOnce(requests);
+    if (owner === null) return results;
+    // Code that failed may leave work behind (a timer, a loop of retries) that would slow or
+    // break the owner's next file: that one gets a fresh process.
+    if (results.some((r) => r.status !== "passed")) await this.spares.retire();
+    // A reused process is not what the file would have met alone: a crash, a stray error or a
+    // hang there may be the owner's earlier file's doing (a timer it left), so such a run
+    // counts only once a fresh process has confirmed it.
+    const doubtful = results.flatMap((result, i) => (reused[i] && result.error && DOUBTFUL.has(result.error.kind) ? [i] : []));
+    if (doubtful.length === 0) return results;
+    await this.spares.serve(null);
+    const again = await this.executeOnce(doubtful.map((i) => requests[i]!));
+    doubtful.forEach((i, k) => (results[i] = again.results[k]!));
+    return results;
+  }
+
+  /** Each request's result, and whether it ran on a process reused from its owner's earlier file. */
+  private async executeOnce(requests: Request[]): Promise<{ results: RunResult[]; reused: boolean[] }> {
     const started = performance.now();
     const batch: Binding[] = requests.map((request, i) => {
       let testFile = realpathSync(request.exercise.hiddenTest);
@@ -196,6 +237,7 @@ export class Runner {
         died: null,
         kill: null,
         stopped: false,
+        reused: false,
       };
     });
     const project = this.vitest.getRootProject();
@@ -207,11 +249,14 @@ export class Runner {
       this.boundTo.set(binding.testFile, binding.implFile);
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
+    // What vitest holds from the file's last run (another learner's, when grading) must not
+    // stand in for this run's should its worker die before reporting the file.
+    this.vitest.state.clearFiles(project, batch.map((b) => b.testFile));
     const exitCode = process.exitCode;
     try {
       const specs = batch.map((b) => project.createSpecification(b.testFile));
       const outcome = await this.vitest.rerunTestSpecifications(specs, false);
-      return batch.map((binding) => {
+      const results = batch.map((binding) => {
         const module = outcome.testModules.find((m: TestModule) => m.moduleId === binding.testFile);
         // An error counts against a file only when it can be traced to it: another learner's
         // crash in the same batch must never fail this one's row.
@@ -220,6 +265,7 @@ export class Runner {
         binding.listener?.({ type: "run-finished", result });
         return result;
       });
+      return { results, reused: batch.map((b) => b.reused) };
     } finally {
       // vitest marks its process failed when a test fails; here failing tests are the run's
       // result, and the command that owns the runner decides its own exit code.

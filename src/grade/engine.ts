@@ -1,7 +1,10 @@
 /**
- * Runs learner × exercise pairs: `jobs` runners side by side, each running one pair at a
- * time in a fresh worker process on a copy of the learner's file. One pair per rerun means
- * anything a run reports (a crash, an escaped error) belongs to that pair and no other.
+ * Runs learner × exercise pairs: `jobs` runners side by side, each taking one learner at a
+ * time and running that learner's pairs one by one on a copy of each file. The learner's
+ * pairs share a worker process (each file with fresh module state; see RunRequest.owner in
+ * checker/run/runner.ts), which is killed before the runner takes the next learner: no
+ * process ever holds two learners' code. One pair per rerun means anything a run reports
+ * (a crash, an escaped error) belongs to that pair and no other.
  */
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -68,6 +71,32 @@ async function startSlot(dir: string, tmp: string, sandbox: Sandbox, options: En
   return { runner, output, scratch: dir, tmp };
 }
 
+function emptyFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+}
+
+/**
+ * The jobs as units of work, one learner's each, in order; while there are fewer units than
+ * runners, the largest is halved (two processes for one learner's code are still walled from
+ * every other learner's).
+ */
+export function learnerUnits<J extends Job>(jobs: J[], runners: number): J[][] {
+  const byLearner = new Map<string, J[]>();
+  for (const job of jobs) {
+    const unit = byLearner.get(job.pair.learnerDir);
+    if (unit) unit.push(job);
+    else byLearner.set(job.pair.learnerDir, [job]);
+  }
+  const units = [...byLearner.values()];
+  while (units.length < runners) {
+    const largest = units.reduce((a, b) => (b.length > a.length ? b : a), units[0] ?? []);
+    if (largest.length < 2) break;
+    units.splice(units.indexOf(largest), 1, largest.slice(0, largest.length >> 1), largest.slice(largest.length >> 1));
+  }
+  return units;
+}
+
 export class GradeEngine {
   private aborted = false;
   private copies = 0;
@@ -98,13 +127,20 @@ export class GradeEngine {
 
   /** Runs every job, calling `done` as each one finishes; runs cut short by abort() are dropped. */
   async run<J extends Job>(jobs: J[], done: (job: J, outcome: RunOutcome) => void): Promise<void> {
+    const units = learnerUnits(jobs, this.slots.length);
     let next = 0;
     await Promise.all(
       this.slots.map(async (slot) => {
-        while (!this.aborted && next < jobs.length) {
-          const job = jobs[next++]!;
-          const outcome = await this.runOne(slot, job);
-          if (outcome && !this.aborted) done(job, outcome);
+        while (!this.aborted && next < units.length) {
+          const unit = units[next++]!;
+          for (const job of unit) {
+            if (this.aborted) break;
+            const outcome = await this.runOne(slot, job);
+            if (outcome && !this.aborted) done(job, outcome);
+          }
+          // The learner's process goes before its temp folder is emptied for the next learner.
+          await slot.runner.retireWorkers().catch(() => undefined);
+          emptyFolder(slot.tmp);
         }
       }),
     );
@@ -120,7 +156,7 @@ export class GradeEngine {
     layFixtures(pair.exercise.dir, pair.exercise.id, fixturesIn(slot.tmp));
     try {
       slot.output.reset();
-      const results = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy }]).catch((err: unknown) => {
+      const results = await slot.runner.runMany([{ exercise: pair.exercise, implFile: copy, owner: pair.learnerDir }]).catch((err: unknown) => {
         // A run cut short by abort() may end in an error instead of a result; either way it is dropped.
         if (this.aborted) return [];
         throw err;
@@ -132,9 +168,8 @@ export class GradeEngine {
       return outcomeOf({ result, outputTail: slot.output.tail(), memoryMb: this.options.memoryMb, clean });
     } finally {
       rmSync(dir, { recursive: true, force: true });
-      // What one learner's run left in its temp folder never reaches the next learner's.
-      rmSync(slot.tmp, { recursive: true, force: true });
-      mkdirSync(slot.tmp, { recursive: true });
+      // Each pair starts with an empty temp folder, as it would in a process of its own.
+      emptyFolder(slot.tmp);
     }
   }
 

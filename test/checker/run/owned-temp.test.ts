@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { OWNER_FILE, ownedTempDir, removeStale } from "../../../checker/run/owned-temp.js";
+import { OWNER_FILE, ownedTempDir, pidNamespace, removeStale } from "../../../checker/run/owned-temp.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 /** A pid that belonged to a process of ours that has exited. */
@@ -46,4 +46,12 @@ test("a new folder records its owner, so the next one made can judge it", () => 
   const [pid, started] = readFileSync(join(dir, OWNER_FILE), "utf8").trim().split(" ");
   expect(Number(pid)).toBe(process.pid);
   if (process.platform === "linux") expect(started).toMatch(/^\d+$/);
+});
+
+test("a folder made in another PID namespace is never judged here: its pid means another process here (another lab's test sandbox)", () => {
+  const parent = tempDir("owned");
+  const elsewhere = folder(parent, "lab-grade-nsother", `${deadPid()} 1 pid:[1]\n`);
+  const here = folder(parent, "lab-grade-nshere1", `${deadPid()} 1 ${pidNamespace()}\n`);
+  expect(removeStale("lab-grade-", parent)).toEqual(["lab-grade-nshere1"]);
+  expect([elsewhere, here].map(existsSync)).toEqual([true, false]);
 });

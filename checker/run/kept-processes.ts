@@ -1,0 +1,54 @@
+/**
+ * Worker processes kept between runs for the owner of the code they ran (see
+ * SpareProcesses.serve): a learner's next exercise skips Node's, the SDK's and vitest's
+ * start-up, while no process ever runs two owners' code.
+ */
+import type { ChildProcess } from "node:child_process";
+import { killGroup } from "./kill-group.js";
+
+interface Kept {
+  spec: string;
+  owner: string;
+  child: ChildProcess;
+  onExit: () => void;
+}
+
+const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+export class KeptProcesses {
+  private readonly kept: Kept[] = [];
+
+  add(spec: string, owner: string, child: ChildProcess): void {
+    const entry: Kept = { spec, owner, child, onExit: () => this.drop(entry) };
+    this.kept.push(entry);
+    // A kept process that ends on its own (learner code left running after its file) is dropped.
+    child.once("exit", entry.onExit);
+  }
+
+  /** A live process kept for `owner` with spawn spec `spec`, no longer kept. */
+  take(spec: string, owner: string): ChildProcess | undefined {
+    const at = this.kept.findIndex((k) => k.spec === spec && k.owner === owner && !gone(k.child));
+    if (at < 0) return undefined;
+    const [entry] = this.kept.splice(at, 1);
+    entry!.child.off("exit", entry!.onExit);
+    return entry!.child;
+  }
+
+  /** Kills every kept process; resolves once all of them have exited. */
+  async killAll(): Promise<void> {
+    const all = this.kept.splice(0);
+    await Promise.all(
+      all.map(({ child }) => {
+        if (gone(child)) return undefined;
+        const exited = new Promise<void>((done) => child.once("exit", () => done()));
+        if (child.pid !== undefined) killGroup(child.pid);
+        return exited;
+      }),
+    );
+  }
+
+  private drop(entry: Kept): void {
+    const at = this.kept.indexOf(entry);
+    if (at >= 0) this.kept.splice(at, 1);
+  }
+}
