@@ -32,7 +32,9 @@ console.log(`lab as a whole process, spawn to exit, median of ${RUNS} (stdout pi
 for (const args of [["--help"], ["list"]]) {
   const samples = time(args);
   const m = median(samples);
-  console.log(`  lab ${args.join(" ").padEnd(7)} median ${m.toFixed(1)} ms  min ${Math.min(...samples).toFixed(1)} ms  max ${Math.max(...samples).toFixed(1)} ms  (target ≤ ${TARGET_MS} ms: ${m <= TARGET_MS ? "met" : "NOT met"})`);
+  console.log(
+    `  lab ${args.join(" ").padEnd(7)} median ${m.toFixed(1)} ms  min ${Math.min(...samples).toFixed(1)} ms  max ${Math.max(...samples).toFixed(1)} ms  (target ≤ ${TARGET_MS} ms: ${m <= TARGET_MS ? "met" : "NOT met"})`,
+  );
 }
 // For scale: a Node process that does nothing, on this machine, now.
 writeFileSync(join(cwd, "empty.mjs"), "");

@@ -25,7 +25,10 @@ const cache = join(paths.root, "node_modules/.cache");
 mkdirSync(cache, { recursive: true });
 const work = mkdtempSync(join(cache, "lab-bench-grade-"));
 const classDir = join(work, "class");
-const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 
 /** Learner i's file for an exercise: half solutions, the rest mutants and stubs, spread over the class. */
 function variant(i, exercise) {
@@ -80,10 +83,14 @@ async function timeNaive(sample, command) {
 
 const perPair = (seconds, count) => `${((seconds * 1000) / count).toFixed(0)} ms a pair`;
 const cores = availableParallelism();
-console.log(`${LEARNERS} learners × ${exercises.length} exercises (${exercises.map((e) => e.id).join(", ")}) = ${pairs.length} pairs on ${cores} cores (load average ${load()})`);
+console.log(
+  `${LEARNERS} learners × ${exercises.length} exercises (${exercises.map((e) => e.id).join(", ")}) = ${pairs.length} pairs on ${cores} cores (load average ${load()})`,
+);
 
 const grade = await timeGrade();
-console.log(`lab grade:        ${grade.seconds.toFixed(1)} s  (${perPair(grade.seconds, pairs.length)}, ${[...grade.passed.values()].filter(Boolean).length} passed)`);
+console.log(
+  `lab grade:        ${grade.seconds.toFixed(1)} s  (${perPair(grade.seconds, pairs.length)}, ${[...grade.passed.values()].filter(Boolean).length} passed)`,
+);
 
 const naiveCount = process.env.NAIVE === undefined || process.env.NAIVE === "all" ? pairs.length : Math.min(pairs.length, Number(process.env.NAIVE));
 const naive = await timeNaive(pairs.slice(0, naiveCount), viaNpx);
@@ -99,11 +106,17 @@ console.log(`naive (no npx):   ${bareSeconds.toFixed(1)} s  (${perPair(bare.seco
 
 const disagree = [...naive.passed, ...bare.passed].filter(([key, passed]) => grade.passed.get(key) !== passed).map(([key]) => key);
 const intent = pairs.filter((p) => grade.passed.get(p.key) !== p.correct).map((p) => p.key);
-console.log(`agreement:        the naive runs and lab grade disagree on ${disagree.length} pairs${disagree.length ? ` (${[...new Set(disagree)].join(", ")})` : ""}; lab grade differs from the generator's intent on ${intent.length}${intent.length ? ` (${intent.join(", ")})` : ""}`);
-console.log(`ratio:            ${(naiveSeconds / grade.seconds).toFixed(1)}× faster than naive with npx, ${(bareSeconds / grade.seconds).toFixed(1)}× without (target ≥ 4×)`);
+console.log(
+  `agreement:        the naive runs and lab grade disagree on ${disagree.length} pairs${disagree.length ? ` (${[...new Set(disagree)].join(", ")})` : ""}; lab grade differs from the generator's intent on ${intent.length}${intent.length ? ` (${intent.join(", ")})` : ""}`,
+);
+console.log(
+  `ratio:            ${(naiveSeconds / grade.seconds).toFixed(1)}× faster than naive with npx, ${(bareSeconds / grade.seconds).toFixed(1)}× without (target ≥ 4×)`,
+);
 // Issue 13's target is a class of 30 learners × 10 exercises: scaled by pairs from this class.
 const TARGET_PAIRS = 30 * 10;
 const projected = (grade.seconds * TARGET_PAIRS) / pairs.length;
-console.log(`projection:       30 learners × 10 exercises = ${TARGET_PAIRS} pairs in about ${projected.toFixed(1)} s (${projected <= 90 ? "within" : "over"} the 90 s target)`);
+console.log(
+  `projection:       30 learners × 10 exercises = ${TARGET_PAIRS} pairs in about ${projected.toFixed(1)} s (${projected <= 90 ? "within" : "over"} the 90 s target)`,
+);
 console.log(`load average at the end: ${load()} (other work on the machine slows both sides)`);
 rmSync(work, { recursive: true, force: true });

@@ -46,7 +46,11 @@ async function send(i) {
   const body = JSON.stringify({
     model: "claude-opus-5",
     max_tokens: 64,
-    messages: [{ role: "user", content: doc }, { role: "assistant", content: "I have read it." }, { role: "user", content: `Question ${i}?` }],
+    messages: [
+      { role: "user", content: doc },
+      { role: "assistant", content: "I have read it." },
+      { role: "user", content: `Question ${i}?` },
+    ],
   });
   const response = await fetch(url, { method: "POST", headers, body });
   await response.arrayBuffer();

@@ -33,4 +33,6 @@ for (let round = 1; round <= rounds; round++) {
 const of = (types) => runs.filter((r) => r.types === types).map((r) => r.median);
 const on = median(of(true));
 const off = median(of(false));
-console.log(`median of the rounds' medians: on ${on.toFixed(1)} ms, off ${off.toFixed(1)} ms (on/off ${(on / off).toFixed(2)}), on ${availableParallelism()} cores${favoured ? ", favoured" : ""}`);
+console.log(
+  `median of the rounds' medians: on ${on.toFixed(1)} ms, off ${off.toFixed(1)} ms (on/off ${(on / off).toFixed(2)}), on ${availableParallelism()} cores${favoured ? ", favoured" : ""}`,
+);

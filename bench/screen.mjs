@@ -154,14 +154,26 @@ if (asJson) {
   console.log(JSON.stringify({ ...figures, checkerCpuOnPath: sum((s) => s.checkerCpu), load: [loadBefore, loadavg()[0]] }));
   process.exit(0);
 }
-console.log(`lab start screen: save → updated rows, exercise 1's real tests (${exercise.hiddenTest.split("/").slice(-2).join("/")}), type checker ${withTypes ? "on" : "off (--no-types)"}`);
+console.log(
+  `lab start screen: save → updated rows, exercise 1's real tests (${exercise.hiddenTest.split("/").slice(-2).join("/")}), type checker ${withTypes ? "on" : "off (--no-types)"}`,
+);
 console.log(`${SAVES} saves after ${WARM_UP} warm-up saves, ${PAUSE_MS / 1000} s apart as a human would save, so the pre-forked worker is ready`);
-console.log(`  median ${ms(median(totals))}  min ${ms(Math.min(...totals))}  max ${ms(Math.max(...totals))}  (target ≤ ${TARGET_MS} ms: ${median(totals) <= TARGET_MS ? "met" : "NOT met"})`);
-console.log(`  where it goes (medians): save → watcher event ${ms(part((s) => s.seen))} · → run started ${ms(part((s) => s.started - s.seen))} (the ${SAVE_DEBOUNCE_MS} ms save debounce)`);
-console.log(`                           run started → finished ${ms(part((s) => s.finished - s.started))} (the runner: exercise 1's hidden tests) · → rows drawn ${ms(part((s) => s.total - s.finished))}`);
-console.log(`  the screen per save (medians): ${part((s) => s.frames)} frames written, ${ms(part((s) => s.labCpu))} of lab's own CPU (watcher, vitest, frames)`);
+console.log(
+  `  median ${ms(median(totals))}  min ${ms(Math.min(...totals))}  max ${ms(Math.max(...totals))}  (target ≤ ${TARGET_MS} ms: ${median(totals) <= TARGET_MS ? "met" : "NOT met"})`,
+);
+console.log(
+  `  where it goes (medians): save → watcher event ${ms(part((s) => s.seen))} · → run started ${ms(part((s) => s.started - s.seen))} (the ${SAVE_DEBOUNCE_MS} ms save debounce)`,
+);
+console.log(
+  `                           run started → finished ${ms(part((s) => s.finished - s.started))} (the runner: exercise 1's hidden tests) · → rows drawn ${ms(part((s) => s.total - s.finished))}`,
+);
+console.log(
+  `  the screen per save (medians): ${part((s) => s.frames)} frames written, ${ms(part((s) => s.labCpu))} of lab's own CPU (watcher, vitest, frames)`,
+);
 if (withTypes) {
-  console.log(`  type errors shown after the rows (a warning, after the verdict): median ${ms(median(typed.slice(WARM_UP)))} later, over ${typed.length} checks`);
+  console.log(
+    `  type errors shown after the rows (a warning, after the verdict): median ${ms(median(typed.slice(WARM_UP)))} later, over ${typed.length} checks`,
+  );
   console.log(`  CPU the type checker used between a save and its rows: ${ms(sum((s) => s.checkerCpu))} over ${SAVES} saves (it is paused for every run)`);
 }
 console.log(`  load average (1 min) ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after, on ${availableParallelism()} cores`);

@@ -53,11 +53,14 @@ if (together) {
 for (const exercise of together ? [] : exercises) {
   const before = performance.now();
   const timed = [];
-  const timing = { ...runner, runMany: async (requests) => {
-    const results = await runner.runMany(requests);
-    timed.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
-    return results;
-  } };
+  const timing = {
+    ...runner,
+    runMany: async (requests) => {
+      const results = await runner.runMany(requests);
+      timed.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
+      return results;
+    },
+  };
   const [verdict] = await selfCheck(timing, [exercise]);
   const wall = performance.now() - before;
   problems += verdict.problems.length;
@@ -71,5 +74,7 @@ await runner.close();
 const total = performance.now() - started;
 const cpu = cpuSeconds();
 if (cpu !== null) console.log(`cpu: ${cpu.toFixed(1)} s in this process and its exited workers`);
-console.log(`total: ${seconds(total)} for ${exercises.length} exercise(s), ${seconds(total / Math.max(1, exercises.length))} each; load average now ${loadavg()[0].toFixed(1)}`);
+console.log(
+  `total: ${seconds(total)} for ${exercises.length} exercise(s), ${seconds(total / Math.max(1, exercises.length))} each; load average now ${loadavg()[0].toFixed(1)}`,
+);
 if (problems) process.exitCode = 1;

@@ -23,7 +23,10 @@ function specifiers(file: string): string[] {
 
 /** A relative specifier as a repo path without extension, e.g. "checker/model/result". */
 function target(file: string, spec: string): string {
-  return relative(root, resolve(root, dirname(file), spec)).split(sep).join("/").replace(/\.(js|ts|tsx|jsx|mjs)$/, "");
+  return relative(root, resolve(root, dirname(file), spec))
+    .split(sep)
+    .join("/")
+    .replace(/\.(js|ts|tsx|jsx|mjs)$/, "");
 }
 
 const isBuiltin = (spec: string) => spec.startsWith("node:") || builtinModules.includes(spec);
@@ -31,7 +34,11 @@ const isSdk = (spec: string) => spec === "@anthropic-ai/sdk" || spec.startsWith(
 
 /** Every import of `files` that `allowed` refuses, as "file → specifier". */
 function violations(files: string[], allowed: (spec: string, file: string) => boolean): string[] {
-  return files.flatMap((file) => specifiers(file).filter((spec) => !allowed(spec, file)).map((spec) => `${file} → ${spec}`));
+  return files.flatMap((file) =>
+    specifiers(file)
+      .filter((spec) => !allowed(spec, file))
+      .map((spec) => `${file} → ${spec}`),
+  );
 }
 
 const inside = (prefix: string) => (spec: string, file: string) => !spec.startsWith(".") || !target(file, spec).startsWith(prefix);
@@ -59,7 +66,12 @@ describe("the dependency rule", () => {
 
   test("below the CLI nothing imports src/cli or src/commands: the screens, drills and grading take terminal helpers from src/terminal", () => {
     const cli = (file: string) => file.startsWith("src/cli/") || file.startsWith("src/commands/");
-    expect(violations(src.filter((f) => !cli(f)), (spec, file) => inside("src/cli/")(spec, file) && inside("src/commands/")(spec, file))).toEqual([]);
+    expect(
+      violations(
+        src.filter((f) => !cli(f)),
+        (spec, file) => inside("src/cli/")(spec, file) && inside("src/commands/")(spec, file),
+      ),
+    ).toEqual([]);
   });
 
   test("src/ and checker/ never import exercise data or tests", () => {

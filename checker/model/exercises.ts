@@ -66,27 +66,53 @@ function parse(dir: string, solutionsDir: string): Exercise {
   const slug = field<string>(raw, folder, "slug", (v) => v === match[2], `must be "${match[2]}", the folder's slug`);
   const title = field<string>(raw, folder, "title", isString, "must be a non-empty string");
   const targetLines = field<number>(raw, folder, "targetLines", (v) => Number.isInteger(v) && (v as number) > 0, "must be a positive whole number");
-  const tiers = field<number[]>(raw, folder, "tiers", (v) => Array.isArray(v) && v.length > 0 && v.every((t) => t === 1 || t === 2 || t === 3), "must list the tiers present, from 1, 2 and 3");
+  const tiers = field<number[]>(
+    raw,
+    folder,
+    "tiers",
+    (v) => Array.isArray(v) && v.length > 0 && v.every((t) => t === 1 || t === 2 || t === 3),
+    "must list the tiers present, from 1, 2 and 3",
+  );
   const hints = field<string[]>(raw, folder, "hints", (v) => isStringList(v) && (v as string[]).length > 0, "must be a non-empty list of strings");
-  const bugs = field<Record<string, string>>(raw, folder, "bugs", (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isString), "must map bug ids to one-line descriptions");
-  const questions = field<Question[]>(raw, folder, "questions", (v) => Array.isArray(v) && v.every((q) => isString((q as Raw)?.["q"]) && isString((q as Raw)?.["a"])), 'must be a list of { "q": …, "a": … }');
+  const bugs = field<Record<string, string>>(
+    raw,
+    folder,
+    "bugs",
+    (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every(isString),
+    "must map bug ids to one-line descriptions",
+  );
+  const questions = field<Question[]>(
+    raw,
+    folder,
+    "questions",
+    (v) => Array.isArray(v) && v.every((q) => isString((q as Raw)?.["q"]) && isString((q as Raw)?.["a"])),
+    'must be a list of { "q": …, "a": … }',
+  );
 
   const references: Record<number, string> = {};
   for (const tier of tiers) {
     const file = join(dir, "reference", REFERENCE_FILES[tier]!);
-    if (!existsSync(file)) throw new ExerciseError(`exercises/${folder}/exercise.json: "tiers" lists ${tier} but reference/${REFERENCE_FILES[tier]} is missing.`);
+    if (!existsSync(file))
+      throw new ExerciseError(`exercises/${folder}/exercise.json: "tiers" lists ${tier} but reference/${REFERENCE_FILES[tier]} is missing.`);
     references[tier] = file;
   }
   const mutantDir = join(dir, "mutants");
   const mutants = existsSync(mutantDir)
-    ? readdirSync(mutantDir).filter((f) => f.endsWith(".ts")).sort().map((f) => ({ bug: f.slice(0, -3), file: join(mutantDir, f) }))
+    ? readdirSync(mutantDir)
+        .filter((f) => f.endsWith(".ts"))
+        .sort()
+        .map((f) => ({ bug: f.slice(0, -3), file: join(mutantDir, f) }))
     : [];
   for (const mutant of mutants) {
-    if (!(mutant.bug in bugs)) throw new ExerciseError(`exercises/${folder}/mutants/${mutant.bug}.ts: "${mutant.bug}" is not a key of "bugs" in exercise.json.`);
+    if (!(mutant.bug in bugs))
+      throw new ExerciseError(`exercises/${folder}/mutants/${mutant.bug}.ts: "${mutant.bug}" is not a key of "bugs" in exercise.json.`);
   }
   const alternativeDir = join(dir, "alternatives");
   const alternatives = existsSync(alternativeDir)
-    ? readdirSync(alternativeDir).filter((f) => f.endsWith(".ts")).sort().map((f) => join(alternativeDir, f))
+    ? readdirSync(alternativeDir)
+        .filter((f) => f.endsWith(".ts"))
+        .sort()
+        .map((f) => join(alternativeDir, f))
     : [];
   const files = { lesson: join(dir, "lesson.md"), stub: join(dir, "stub.ts"), hiddenTest: join(dir, "hidden.test.ts") };
   for (const [name, file] of Object.entries(files)) {

@@ -15,5 +15,4 @@ export const messageId = (): string => `msg_01${encode(randomBytes(22), 22)}`;
 export const requestId = (): string => `req_01${encode(randomBytes(22), 22)}`;
 
 /** `toolu_01…`, derived from the conversation so the same request always gets the same ids. */
-export const toolUseId = (seed: string): string =>
-  `toolu_01${encode(createHash("sha256").update(seed).digest(), 22)}`;
+export const toolUseId = (seed: string): string => `toolu_01${encode(createHash("sha256").update(seed).digest(), 22)}`;

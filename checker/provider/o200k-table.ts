@@ -39,9 +39,7 @@ export function tableSource(): string {
 function libraryTable(): BpeTable {
   const ranks = (require("gpt-tokenizer/bpeRanks/o200k_base") as { default: Array<string | number[] | undefined> }).default;
   const utf8 = new TextEncoder();
-  const tokens = Array.from(ranks, (token) =>
-    typeof token === "string" ? utf8.encode(token) : Uint8Array.from(token ?? []),
-  );
+  const tokens = Array.from(ranks, (token) => (typeof token === "string" ? utf8.encode(token) : Uint8Array.from(token ?? [])));
   return buildTable(tokens);
 }
 

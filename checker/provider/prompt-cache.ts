@@ -100,14 +100,7 @@ export class PromptCache {
    * Splits a prompt's tokens into uncached, written and read, and updates the cache.
    * `breakpoints` are the segments carrying cache_control, the automatic one included.
    */
-  apply(
-    scope: string,
-    model: string,
-    segments: Segment[],
-    counts: number[],
-    breakpoints: Breakpoint[],
-    salts: CacheSalts = NO_SALTS,
-  ): CacheUsage {
+  apply(scope: string, model: string, segments: Segment[], counts: number[], breakpoints: Breakpoint[], salts: CacheSalts = NO_SALTS): CacheUsage {
     const total = counts.reduce((a, b) => a + b, 0);
     const cumulative: number[] = [];
     counts.reduce((sum, n, i) => (cumulative[i] = sum + n), 0);

@@ -20,8 +20,7 @@ export const SCENARIO_MESSAGES = {
   badFaultHeader: (name: string, header: string) =>
     `Scenario "${name}" returned a fault header ${JSON.stringify(header.slice(0, 100))} that HTTP cannot carry: ` +
     "a name is a token, a value has no line breaks or control characters.",
-  replyTooLarge: (name: string, chars: number) =>
-    `Scenario "${name}" wrote a reply of ${chars} characters; a reply may hold at most ${MAX_REPLY_CHARS}.`,
+  replyTooLarge: (name: string, chars: number) => `Scenario "${name}" wrote a reply of ${chars} characters; a reply may hold at most ${MAX_REPLY_CHARS}.`,
 } as const;
 
 /** A thrown value's message, whatever was thrown. */

@@ -8,8 +8,7 @@ import type { MessagesRequest } from "./wire.js";
 
 export type ResponseBlock =
   // No citations field: the API sends one only on text that cites a document.
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; caller: { type: "direct" }; name: string; input: Record<string, unknown> };
+  { type: "text"; text: string } | { type: "tool_use"; id: string; caller: { type: "direct" }; name: string; input: Record<string, unknown> };
 
 export interface Usage extends CacheUsage {
   output_tokens: number;

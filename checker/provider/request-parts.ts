@@ -12,7 +12,6 @@ export function apiKeyOf(req: IncomingMessage): string | null {
   return bearer ?? null;
 }
 
-
 /** Segment indices that carry cache_control, plus the automatic one from a top-level cache_control. */
 export function breakpointsOf(request: MessagesRequest, segments: Segment[]): Breakpoint[] {
   const points: Breakpoint[] = [];

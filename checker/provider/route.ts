@@ -15,8 +15,7 @@ const QUOTE = 100;
 const OPTION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 export const ROUTE_MESSAGES = {
-  badEncoding: (segment: string) =>
-    `The path segment "${segment.length > QUOTE ? `${segment.slice(0, QUOTE)}…` : segment}" is not valid percent-encoding.`,
+  badEncoding: (segment: string) => `The path segment "${segment.length > QUOTE ? `${segment.slice(0, QUOTE)}…` : segment}" is not valid percent-encoding.`,
   badOptionName: (name: string) =>
     `${JSON.stringify(name.length > QUOTE ? `${name.slice(0, QUOTE)}…` : name)} is not an option name: use letters, digits, - and _, starting with a letter.`,
   repeatedOption: (name: string) => `The option "${name}" is given twice in the path.`,

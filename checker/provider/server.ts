@@ -226,16 +226,29 @@ export class ProviderHandler {
       record.attempt = this.nextAttempt(route, record.apiKey, raw);
       const reply = runScenario(scenario, buildContext(request, record.attempt, route.options));
 
-      if (reply.kind === "fault") throw new ApiError(reply.status, reply.message, { ...(reply.type ? { type: reply.type } : {}), headers: reply.headers ?? {} });
+      if (reply.kind === "fault")
+        throw new ApiError(reply.status, reply.message, { ...(reply.type ? { type: reply.type } : {}), headers: reply.headers ?? {} });
       if (reply.kind === "drop" && reply.when === "before-headers") {
         record.outcome = "dropped";
         req.socket.destroy();
         return finish();
       }
 
-      const usage: CacheUsage = this.cache.apply(record.apiKey, request.model, prompt.segments, prompt.counts, breakpointsOf(request, prompt.segments), cacheSalts(request));
+      const usage: CacheUsage = this.cache.apply(
+        record.apiKey,
+        request.model,
+        prompt.segments,
+        prompt.counts,
+        breakpointsOf(request, prompt.segments),
+        cacheSalts(request),
+      );
       const seed = createHash("sha256").update(JSON.stringify(request.messages)).digest("hex");
-      const message = await buildMessage(reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] }, request, usage, seed);
+      const message = await buildMessage(
+        reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] },
+        request,
+        usage,
+        seed,
+      );
       record.usage = message.usage;
       record.response = message;
       record.status = 200;

@@ -73,13 +73,21 @@ export async function writeStream(res: ServerResponse, message: ResponseMessage,
     const turns = new Turns();
     for (let i = 0; i < events.length; i += BATCH) {
       if (res.destroyed) return;
-      res.write(events.slice(i, i + BATCH).map(frame).join(""));
+      res.write(
+        events
+          .slice(i, i + BATCH)
+          .map(frame)
+          .join(""),
+      );
       await turns.take();
     }
     res.end();
     return;
   }
-  const sent = events.slice(0, Math.min(dropAfter, events.length - 1)).map(frame).join("");
+  const sent = events
+    .slice(0, Math.min(dropAfter, events.length - 1))
+    .map(frame)
+    .join("");
   // Cut only once the head and the first events are on the wire, or the client sees a drop before headers.
   res.write(sent, () => res.socket?.destroy());
 }

@@ -23,13 +23,7 @@
  */
 import { countTokens } from "./o200k.js";
 import { TextMemo } from "./text-memo.js";
-import {
-  blocksOf,
-  toolResultText,
-  type CacheControl,
-  type ContentBlock,
-  type MessagesRequest,
-} from "./wire.js";
+import { blocksOf, toolResultText, type CacheControl, type ContentBlock, type MessagesRequest } from "./wire.js";
 
 export const LONG_RUN = 4096;
 /** Segments longer than this are counted in slices of SLICE characters. */
@@ -111,7 +105,7 @@ export function renderPrompt(request: Pick<MessagesRequest, "tools" | "system" |
     const json = withoutCacheControl(tool);
     segments.push({ section: "tools", text: json, material: `t:${json}`, cacheControl: tool.cache_control ?? null });
   }
-  const system = typeof request.system === "string" ? [{ type: "text" as const, text: request.system }] : request.system ?? [];
+  const system = typeof request.system === "string" ? [{ type: "text" as const, text: request.system }] : (request.system ?? []);
   for (const block of system) {
     segments.push({
       section: "system",

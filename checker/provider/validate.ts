@@ -41,8 +41,7 @@ export const MESSAGES = {
   ephemeral: (path: string) => `${path}: Input should be 'ephemeral'`,
   toolName: (path: string) => `${path}: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`,
   duplicateTool: (name: string) => `tools: Tool names must be unique. Found duplicate: ${name}`,
-  tooManyBreakpoints: (found: number) =>
-    `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`,
+  tooManyBreakpoints: (found: number) => `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`,
   unexpectedToolResult: (n: number, k: number, id: string) =>
     `messages.${n}.content.${k}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. ` +
     "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
@@ -183,9 +182,11 @@ function checkToolChoice(value: unknown): void {
   if (!isObject(value)) throw invalid(MESSAGES.toolChoiceObject);
   if (!("type" in value)) throw invalid(MESSAGES.toolChoiceNoTag);
   const tag = value["type"];
-  if (typeof tag !== "string" || !TOOL_CHOICE_TAGS.includes(tag)) throw invalid(MESSAGES.toolChoiceTag(typeof tag === "string" ? tag : JSON.stringify(tag) ?? String(tag)));
+  if (typeof tag !== "string" || !TOOL_CHOICE_TAGS.includes(tag))
+    throw invalid(MESSAGES.toolChoiceTag(typeof tag === "string" ? tag : (JSON.stringify(tag) ?? String(tag))));
   if (tag === "tool") requireString(value, "name", "tool_choice.tool.name");
-  if (tag !== "none") optional(value, "disable_parallel_tool_use", (v) => typeof v === "boolean", MESSAGES.boolean, `tool_choice.${tag}.disable_parallel_tool_use`);
+  if (tag !== "none")
+    optional(value, "disable_parallel_tool_use", (v) => typeof v === "boolean", MESSAGES.boolean, `tool_choice.${tag}.disable_parallel_tool_use`);
 }
 
 /** Consecutive messages with the same role form one turn, as on the real API. */
@@ -211,7 +212,11 @@ export function checkToolPairing(messages: WireMessage[]): void {
     if (turn.role === "user") {
       const previous = t > 0 ? turns[t - 1] : undefined;
       const asked = new Set(
-        (previous?.indices ?? []).flatMap((i) => blocksOf(messages[i]!).filter(isToolUse).map((b) => b.id)),
+        (previous?.indices ?? []).flatMap((i) =>
+          blocksOf(messages[i]!)
+            .filter(isToolUse)
+            .map((b) => b.id),
+        ),
       );
       for (const n of turn.indices) {
         blocksOf(messages[n]!).forEach((block, k) => {
@@ -224,10 +229,17 @@ export function checkToolPairing(messages: WireMessage[]): void {
     }
     const next = turns[t + 1];
     const answered = new Set(
-      (next?.indices ?? []).flatMap((i) => blocksOf(messages[i]!).filter(isToolResult).map((b) => b.tool_use_id)),
+      (next?.indices ?? []).flatMap((i) =>
+        blocksOf(messages[i]!)
+          .filter(isToolResult)
+          .map((b) => b.tool_use_id),
+      ),
     );
     for (const n of turn.indices) {
-      const missing = blocksOf(messages[n]!).filter(isToolUse).map((b) => b.id).filter((id) => !answered.has(id));
+      const missing = blocksOf(messages[n]!)
+        .filter(isToolUse)
+        .map((b) => b.id)
+        .filter((id) => !answered.has(id));
       if (missing.length > 0) throw invalid(MESSAGES.missingToolResult(n, missing));
     }
   });
@@ -252,8 +264,20 @@ export function validateMessagesRequest(body: unknown, opts: { countOnly?: boole
   markers += checkCacheControl(body["cache_control"], "cache_control");
   optional(body, "stream", (v) => typeof v === "boolean", MESSAGES.boolean, "stream");
   optional(body, "temperature", (v) => typeof v === "number", MESSAGES.number, "temperature");
-  optional(body, "temperature", (v) => (v as number) >= 0, (p) => MESSAGES.atLeast(p, 0), "temperature");
-  optional(body, "temperature", (v) => (v as number) <= 1, (p) => MESSAGES.atMost(p, 1), "temperature");
+  optional(
+    body,
+    "temperature",
+    (v) => (v as number) >= 0,
+    (p) => MESSAGES.atLeast(p, 0),
+    "temperature",
+  );
+  optional(
+    body,
+    "temperature",
+    (v) => (v as number) <= 1,
+    (p) => MESSAGES.atMost(p, 1),
+    "temperature",
+  );
   checkToolChoice(body["tool_choice"]);
   optional(body, "stop_sequences", (v) => Array.isArray(v) && v.every((s) => typeof s === "string"), MESSAGES.list, "stop_sequences");
   if (markers > MAX_BREAKPOINTS) throw invalid(MESSAGES.tooManyBreakpoints(markers));

@@ -82,7 +82,11 @@ function residentKb(pids: number[]): Map<number, number> {
   if (process.platform === "linux") {
     for (const pid of pids) {
       const own = rssKb(pid);
-      if (own !== undefined) sizes.set(pid, descendantsOf(pid).reduce((sum, child) => sum + (rssKb(child) ?? 0), own));
+      if (own !== undefined)
+        sizes.set(
+          pid,
+          descendantsOf(pid).reduce((sum, child) => sum + (rssKb(child) ?? 0), own),
+        );
     }
     return sizes;
   }

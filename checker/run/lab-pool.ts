@@ -165,7 +165,8 @@ export class SpareProcesses {
 
   /** Keeps `child`, done with a file and unharmed, for the owner's next run; false when there is no owner to keep it for. */
   keep(spec: SpawnSpec, child: ChildProcess, generation: number): boolean {
-    if (this.owner === null || generation !== this.generation || this.closed || this.aborted || child.exitCode !== null || child.signalCode !== null) return false;
+    if (this.owner === null || generation !== this.generation || this.closed || this.aborted || child.exitCode !== null || child.signalCode !== null)
+      return false;
     this.kept.add(JSON.stringify(spec), this.owner, child);
     return true;
   }
@@ -312,10 +313,12 @@ class LabForkWorker implements PoolWorker {
       // Kept for its owner's next file: vitest's teardown would leave it unable to run one.
       if (message.type === "stop" && this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps()) {
         this.keeping = true;
-        this.spares.settle(new Promise<void>((done) => {
-          this.settled = done;
-          child.once("exit", () => done());
-        }));
+        this.spares.settle(
+          new Promise<void>((done) => {
+            this.settled = done;
+            child.once("exit", () => done());
+          }),
+        );
         return this.answer(child, "stopped");
       }
     }

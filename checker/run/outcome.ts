@@ -20,7 +20,11 @@ type ErrorLike = {
 const ANSI = /\u001b\[[0-9;]*m/g;
 /** Any value as readable text without ANSI colours; never throws (null-prototype objects included). */
 const plain = (s: unknown) => (typeof s === "string" ? s : s === undefined || s === null ? "" : inspect(s, { depth: 4, breakLength: 100 })).replace(ANSI, "");
-const firstLine = (s: string) => s.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+const firstLine = (s: string) =>
+  s
+    .split("\n")
+    .find((l) => l.trim() !== "")
+    ?.trim() ?? "";
 
 function bugFor(name: string, exercise: Exercise): TestOutcome["bug"] {
   const id = bugOfTest(name);
@@ -85,7 +89,14 @@ export function fileErrorOf(binding: Binding, module: TestModule | undefined): F
       const line = Number(at[1]);
       const column = Number(at[2]);
       const codeLine = codeLineAt(where, line);
-      return { kind: "syntax", message: RUN_MESSAGES.syntax(where, line, column, detail), file: where, line, column, ...(codeLine !== undefined ? { codeLine } : {}) };
+      return {
+        kind: "syntax",
+        message: RUN_MESSAGES.syntax(where, line, column, detail),
+        file: where,
+        line,
+        column,
+        ...(codeLine !== undefined ? { codeLine } : {}),
+      };
     }
     return { kind: "syntax", message: `Syntax error in ${where}: ${detail}`, file: where };
   }

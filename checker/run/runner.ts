@@ -136,34 +136,36 @@ export class Runner {
       },
     };
     const sink = options.output ?? new PassThrough().resume();
-    const vitest = await withoutAddedSignalHandlers(() => createVitest(
-      "test",
-      {
-        config: false,
-        root: paths.root,
-        watch: false,
-        pool: labPool(spares, watchdog, options.codeOverIpc ?? false),
-        maxWorkers: options.maxWorkers ?? 1,
-        isolate: true,
-        fileParallelism: true,
-        testTimeout: TEST_TIMEOUT_MS,
-        hookTimeout: TEST_TIMEOUT_MS,
-        teardownTimeout: 1_000,
-        reporters: [runReporter(bindings)],
-        execArgv: options.execArgv ?? [],
-        server: { deps: { external: [/\/dist\/checker\//, /node_modules/] } },
-        passWithNoTests: true,
-        includeTaskLocation: options.taskLocations ?? true,
-        printConsoleTrace: false,
-      },
-      {
-        plugins: [bindingPlugin(bindings, paths.labTest, [join(paths.root, "node_modules"), paths.dist])],
-        server: { watch: null },
-        logLevel: "silent",
-        cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
-      },
-      { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
-    ));
+    const vitest = await withoutAddedSignalHandlers(() =>
+      createVitest(
+        "test",
+        {
+          config: false,
+          root: paths.root,
+          watch: false,
+          pool: labPool(spares, watchdog, options.codeOverIpc ?? false),
+          maxWorkers: options.maxWorkers ?? 1,
+          isolate: true,
+          fileParallelism: true,
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: TEST_TIMEOUT_MS,
+          teardownTimeout: 1_000,
+          reporters: [runReporter(bindings)],
+          execArgv: options.execArgv ?? [],
+          server: { deps: { external: [/\/dist\/checker\//, /node_modules/] } },
+          passWithNoTests: true,
+          includeTaskLocation: options.taskLocations ?? true,
+          printConsoleTrace: false,
+        },
+        {
+          plugins: [bindingPlugin(bindings, paths.labTest, [join(paths.root, "node_modules"), paths.dist])],
+          server: { watch: null },
+          logLevel: "silent",
+          cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
+        },
+        { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
+      ),
+    );
     const scratch = options.scratchDir ?? ownedTempDir("lab-run-");
     mkdirSync(scratch, { recursive: true });
     return new Runner(bindings, vitest, spares, timeoutSeconds, scratch);
@@ -251,7 +253,10 @@ export class Runner {
     }
     // What vitest holds from the file's last run (another learner's, when grading) must not
     // stand in for this run's should its worker die before reporting the file.
-    this.vitest.state.clearFiles(project, batch.map((b) => b.testFile));
+    this.vitest.state.clearFiles(
+      project,
+      batch.map((b) => b.testFile),
+    );
     const exitCode = process.exitCode;
     try {
       const specs = batch.map((b) => project.createSpecification(b.testFile));

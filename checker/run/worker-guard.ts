@@ -16,8 +16,7 @@ export type GuardReport = { type: "over-memory"; pid: number; usedMb: number; li
 export type GuardMessage = GuardReport | { type: "ready" };
 
 /** What a worker stopped for its memory leaves in its output, for whoever explains its death. */
-export const overMemoryLine = (report: GuardReport) =>
-  `${MEMORY_GUARD_MARK}: the process used ${report.usedMb} MB, the limit is ${report.limitMb} MB\n`;
+export const overMemoryLine = (report: GuardReport) => `${MEMORY_GUARD_MARK}: the process used ${report.usedMb} MB, the limit is ${report.limitMb} MB\n`;
 
 export class WorkerGuard {
   private readonly listeners = new Map<number, (report: GuardReport) => void>();

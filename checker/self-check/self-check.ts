@@ -76,7 +76,8 @@ function judgeCorrectFile(file: string, run: RunResult, tests: string[], problem
   else {
     for (const name of tests) {
       const outcome = run.tests.find((t) => t.name === name);
-      if (outcome?.state !== "passed") problems.push(SELF_CHECK_MESSAGES.correctFileFails(file, name, outcome?.failure?.message ?? outcome?.state ?? "not run"));
+      if (outcome?.state !== "passed")
+        problems.push(SELF_CHECK_MESSAGES.correctFileFails(file, name, outcome?.failure?.message ?? outcome?.state ?? "not run"));
     }
   }
   return { file, passed: run.passed, total: run.total };

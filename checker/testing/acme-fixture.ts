@@ -8,8 +8,7 @@ export function searchDump(): string {
   const rows: string[] = [];
   for (let i = 1; rows.reduce((n, r) => n + r.length + 1, 0) < 38_000; i++) {
     rows.push(
-      `${String(i).padStart(3)}. [docs/api-keys.md#rotate] 0.${70 + (i % 10)} :: rotate from Settings > API keys; ` +
-        "the old key stays valid for 24 hours.",
+      `${String(i).padStart(3)}. [docs/api-keys.md#rotate] 0.${70 + (i % 10)} :: rotate from Settings > API keys; ` + "the old key stays valid for 24 hours.",
     );
   }
   return rows.join("\n");
@@ -20,8 +19,19 @@ export const SUPPORT_DOCS: Record<string, string> = {
   "docs/billing.md": "Invoices are issued on the 1st. A refund needs the order id and the account owner's confirmation.",
 };
 
-export interface ApiKey { id: string; name: string; created: string; lastUsed: string; scopes: string[] }
-export interface Ticket { id: string; opened: string; subject: string; status: "open" | "solved" }
+export interface ApiKey {
+  id: string;
+  name: string;
+  created: string;
+  lastUsed: string;
+  scopes: string[];
+}
+export interface Ticket {
+  id: string;
+  opened: string;
+  subject: string;
+  status: "open" | "solved";
+}
 export interface Account {
   tenant: string;
   plan: string;
@@ -86,9 +96,14 @@ export const ACCOUNTS: Record<string, Account> = {
  * sits at 0.91 from "how do I rotate an API key" (under the 0.98 threshold, so that is a miss).
  */
 export const ACME_CACHED: Record<string, string> = {
-  "acme\u0000how often do I rotate an API key":
-    "Claim 1: Rotate every key at least every 90 days, and at once if it may have leaked [src:docs/api-keys.md]",
+  "acme\u0000how often do I rotate an API key": "Claim 1: Rotate every key at least every 90 days, and at once if it may have leaked [src:docs/api-keys.md]",
 };
 
 /** What a tool call did, as the dispatcher saw it: the tenant is the run's, never the model's. */
-export interface DispatchRecord { name: string; input: Record<string, unknown>; tenant: string; start: number; end: number }
+export interface DispatchRecord {
+  name: string;
+  input: Record<string, unknown>;
+  tenant: string;
+  start: number;
+  end: number;
+}

@@ -38,12 +38,22 @@ export function chapterBuilder(): BuildRequest {
   return (question) => ({
     model: CACHE_MODEL,
     max_tokens: 1024,
-    system: [{ type: "text", text: sized("You are the support agent of a parcel company. The house rules follow.\n", CHAPTER_CALL.cacheRead), cache_control: ephemeral }],
+    system: [
+      {
+        type: "text",
+        text: sized("You are the support agent of a parcel company. The house rules follow.\n", CHAPTER_CALL.cacheRead),
+        cache_control: ephemeral,
+      },
+    ],
     messages: [
       {
         role: "user",
         content: [
-          { type: "text", text: padToTokens(`The conversation so far, ending with the customer's question: ${question}\n`, CHAPTER_CALL.cacheWrite), cache_control: ephemeral },
+          {
+            type: "text",
+            text: padToTokens(`The conversation so far, ending with the customer's question: ${question}\n`, CHAPTER_CALL.cacheWrite),
+            cache_control: ephemeral,
+          },
           { type: "text", text: sized("Answer the customer's latest question in two sentences.", CHAPTER_CALL.uncachedIn) },
         ],
       },

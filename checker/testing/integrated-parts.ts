@@ -10,7 +10,12 @@ import { stagedVector } from "./staged-embeddings.js";
 import { tokenText } from "../provider/scenarios/accounting.js";
 import { usdOf } from "./pricing.js";
 
-interface Usage { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }
+interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
 
 /** Virtual time in ms: sleeps that overlap end together, so concurrency shows as elapsed time. */
 export function virtualClock() {
@@ -36,7 +41,9 @@ export function virtualClock() {
 }
 
 const TOOL = (name: string, description: string, properties: Record<string, unknown> = {}): Anthropic.Tool => ({
-  name, description, input_schema: { type: "object", properties },
+  name,
+  description,
+  input_schema: { type: "object", properties },
 });
 
 /** The support tools; no schema has a tenant field. */
@@ -44,7 +51,11 @@ export const TRIAGE_TOOLS: Anthropic.Tool[] = [
   // The runbook makes the stable prefix about the chapter's 6,100 tokens, so the prompt cache has work to do.
   TOOL("search_docs", `Search the support docs. Runbook: ${tokenText(5_873, "policy")}`, { query: { type: "string" } }),
   TOOL("get_account", "The current customer's account."),
-  TOOL("issue_refund", "Refund an order. Needs confirmed: true.", { order: { type: "string" }, amount_usd: { type: "number" }, confirmed: { type: "boolean" } }),
+  TOOL("issue_refund", "Refund an order. Needs confirmed: true.", {
+    order: { type: "string" },
+    amount_usd: { type: "number" },
+    confirmed: { type: "boolean" },
+  }),
   TOOL("read_artifact", "Read lines of an offloaded result.", { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer" } }),
 ];
 
@@ -55,7 +66,13 @@ const OFFLOAD_AT = 2_000;
 export const CACHE_THRESHOLD = 0.98;
 
 /** One cache lookup: the nearest stored question of the namespace and how close it was. */
-export interface CacheLookup { question: string; namespace: string; nearest: string | null; similarity: number; hit: boolean }
+export interface CacheLookup {
+  question: string;
+  namespace: string;
+  nearest: string | null;
+  similarity: number;
+  hit: boolean;
+}
 
 const cosine = (a: Float64Array, b: Float64Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
@@ -103,7 +120,10 @@ export function referenceParts(o: PartsOptions) {
     read(path: string, offset = 0, limit = 40): string {
       const text = artifacts.get(posix.resolve(path));
       if (text === undefined) return `Error: no artifact at ${path}`;
-      return text.split("\n").slice(offset, offset + limit).join("\n");
+      return text
+        .split("\n")
+        .slice(offset, offset + limit)
+        .join("\n");
     },
   };
 
@@ -173,7 +193,9 @@ export function referenceParts(o: PartsOptions) {
       const b = { limit, spent: 0, warned: false };
       budgets.push(b);
       return {
-        get spent() { return b.spent; },
+        get spent() {
+          return b.spent;
+        },
         charge(model: string, usage: Usage) {
           events.push("charge");
           const usd = usdOf(usage, model);
@@ -182,24 +204,29 @@ export function referenceParts(o: PartsOptions) {
         },
         guard(): string | null {
           if (b.spent >= b.limit) throw new Error(`budget of $${b.limit} exhausted`);
-          if (b.spent >= 0.8 * b.limit && !b.warned) return (b.warned = true), WRAP_UP;
+          if (b.spent >= 0.8 * b.limit && !b.warned) return ((b.warned = true), WRAP_UP);
           return null;
         },
       };
     },
     loopGuard(maxSteps: number) {
       const seen = new Map<string, number>();
-      const g = { halted: false, trips: 0, steps: 0, check(tool: string, args: unknown, state: unknown, _progress?: number): string | null {
-        guardStates.push(state);
-        events.push(`guard:${tool}`);
-        if (++g.steps > (o.guardSteps ?? maxSteps)) return (g.halted = true), `step cap of ${o.guardSteps ?? maxSteps} tool calls reached`;
-        const key = `${tool}:${JSON.stringify(args, Object.keys((args ?? {}) as object).sort())}`;
-        const n = (seen.get(key) ?? 0) + 1;
-        seen.set(key, n);
-        if (n < (o.repeat ?? 3)) return null;
-        g.trips++;
-        return GUARD_NUDGE;
-      } };
+      const g = {
+        halted: false,
+        trips: 0,
+        steps: 0,
+        check(tool: string, args: unknown, state: unknown, _progress?: number): string | null {
+          guardStates.push(state);
+          events.push(`guard:${tool}`);
+          if (++g.steps > (o.guardSteps ?? maxSteps)) return ((g.halted = true), `step cap of ${o.guardSteps ?? maxSteps} tool calls reached`);
+          const key = `${tool}:${JSON.stringify(args, Object.keys((args ?? {}) as object).sort())}`;
+          const n = (seen.get(key) ?? 0) + 1;
+          seen.set(key, n);
+          if (n < (o.repeat ?? 3)) return null;
+          g.trips++;
+          return GUARD_NUDGE;
+        },
+      };
       return g;
     },
     offloader,

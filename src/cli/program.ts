@@ -131,7 +131,7 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .command("drill [exercise]")
     .description("rewrite an exercise from memory against the clock, in a fresh file (default: exercise 1)")
     .option("--history [exercise]", "print your past drills with a trend, for one exercise or all")
-    .option("--interview", "after green, answer three \"why\" questions and mark your answers")
+    .option("--interview", 'after green, answer three "why" questions and mark your answers')
     .option("--peek", "open the lesson, hints, references and solution freely (the attempt is marked as peeked)")
     .option("--poll", "poll the file for changes (for folders where saves are not noticed)")
     .addHelpText(

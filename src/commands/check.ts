@@ -19,7 +19,8 @@ export interface CheckOptions {
 }
 
 export const CHECK_NOTES = {
-  walled: (file: string) => `${file} is outside your workspace, so it runs walled off as in lab grade: no files read or written outside the lab, no processes, no signals, no environment.`,
+  walled: (file: string) =>
+    `${file} is outside your workspace, so it runs walled off as in lab grade: no files read or written outside the lab, no processes, no signals, no environment.`,
 } as const;
 
 /**

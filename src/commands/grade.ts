@@ -26,7 +26,13 @@ function selectExercises(all: Exercise[], wanted: number[] | null): Exercise[] {
   if (all.length === 0) fail(GRADE_ERRORS.noExercises);
   if (!wanted) return all;
   const missing = wanted.filter((n) => !all.some((e) => e.number === n));
-  if (missing.length > 0) fail(GRADE_ERRORS.noSuchExercises(missing, all.map((e) => e.number)));
+  if (missing.length > 0)
+    fail(
+      GRADE_ERRORS.noSuchExercises(
+        missing,
+        all.map((e) => e.number),
+      ),
+    );
   return all.filter((e) => wanted.includes(e.number));
 }
 
@@ -53,7 +59,10 @@ function progress(io: Io): (event: GradeEvent) => void {
     }
     const r = event.record;
     const width = String(event.toRun).length;
-    writeLine(io.stderr, `[${String(event.done).padStart(width)}/${event.toRun}] ${r.learner} ${r.exercise}: ${r.state}${r.total > 0 ? ` ${r.passed}/${r.total}` : ""}${r.ms === null ? "" : ` (${r.ms} ms)`}`);
+    writeLine(
+      io.stderr,
+      `[${String(event.done).padStart(width)}/${event.toRun}] ${r.learner} ${r.exercise}: ${r.state}${r.total > 0 ? ` ${r.passed}/${r.total}` : ""}${r.ms === null ? "" : ` (${r.ms} ms)`}`,
+    );
   };
 }
 

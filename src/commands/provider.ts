@@ -68,21 +68,21 @@ export function describeExchange(x: Exchange): string {
  */
 export const PROVIDER_COMMAND_KEEP = { exchanges: 0 } as const;
 
-function listen(opts: { port: number; cacheMinTokens: number; scenarios: Scenario[]; onExchange: (x: Exchange) => void; onInternalError: (err: unknown) => void }) {
-  return startProvider({ ...opts, keep: PROVIDER_COMMAND_KEEP }).catch(
-    (err: NodeJS.ErrnoException) => {
-      if (err.code === "EADDRINUSE") throw new UserError(PROVIDER_MESSAGES.portInUse(opts.port));
-      throw err;
-    },
-  );
+function listen(opts: {
+  port: number;
+  cacheMinTokens: number;
+  scenarios: Scenario[];
+  onExchange: (x: Exchange) => void;
+  onInternalError: (err: unknown) => void;
+}) {
+  return startProvider({ ...opts, keep: PROVIDER_COMMAND_KEEP }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "EADDRINUSE") throw new UserError(PROVIDER_MESSAGES.portInUse(opts.port));
+    throw err;
+  });
 }
 
 /** `lab provider`: serves until Ctrl-C (or `signal` aborts), then closes cleanly. */
-export async function providerCommand(
-  opts: { port?: number; log?: string; scenarios?: string },
-  io: Io,
-  signal?: AbortSignal,
-): Promise<number> {
+export async function providerCommand(opts: { port?: number; log?: string; scenarios?: string }, io: Io, signal?: AbortSignal): Promise<number> {
   const { config } = await loadConfig(io.cwd);
   const extra = opts.scenarios ? await loadScenarioFile(resolve(io.cwd, opts.scenarios)) : [];
   const logFile = opts.log ? resolve(io.cwd, opts.log) : null;

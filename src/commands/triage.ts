@@ -24,15 +24,24 @@ export const TRIAGE_MESSAGES = {
   reference: "loop: the reference one (yours takes over once exercise 11 passes)",
 } as const;
 
-interface Tokens { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }
+interface Tokens {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
 
 const LIMIT_USD = 2;
 const MAX_STEPS = 12;
 /** The answer is wrapped to the lab's screen width. */
 const WIDTH = 80;
 
-type Run = (request: string, tenant: string, opts: { limitUsd: number; maxSteps: number }, parts: unknown) =>
-  Promise<{ ok: boolean; text: string; reason: string; usd: number; source: string }>;
+type Run = (
+  request: string,
+  tenant: string,
+  opts: { limitUsd: number; maxSteps: number },
+  parts: unknown,
+) => Promise<{ ok: boolean; text: string; reason: string; usd: number; source: string }>;
 
 /** A tool's input on one line of `room` columns: short fields first, so a long path is what gets cut. */
 const short = (input: Record<string, unknown>, room: number) => {
@@ -87,7 +96,10 @@ export async function triageCommand(question: string | undefined, opts: { tenant
         record(label: string, model: string, usage: Anthropic.Usage, ms: number) {
           p.ledger.record(label, model, usage, ms);
           const row = ref.rows.at(-1)!;
-          say("model", `turn ${++turn}: ${usage.input_tokens} in, ${usage.cache_creation_input_tokens ?? 0} written, ${usage.cache_read_input_tokens ?? 0} read, ${usage.output_tokens} out, ${money(row.usd)}`);
+          say(
+            "model",
+            `turn ${++turn}: ${usage.input_tokens} in, ${usage.cache_creation_input_tokens ?? 0} written, ${usage.cache_read_input_tokens ?? 0} read, ${usage.output_tokens} out, ${money(row.usd)}`,
+          );
         },
       },
       async dispatch(name: string, input: Record<string, unknown>, t: string) {
@@ -106,8 +118,12 @@ export async function triageCommand(question: string | undefined, opts: { tenant
       loopGuard(maxSteps: number) {
         const g = p.loopGuard(maxSteps);
         return {
-          get halted() { return g.halted; },
-          get trips() { return g.trips; },
+          get halted() {
+            return g.halted;
+          },
+          get trips() {
+            return g.trips;
+          },
           check(tool: string, args: unknown, state: unknown, progressValue?: number) {
             const nudge = g.check(tool, args, state, progressValue);
             if (nudge) say("guard", `${g.trips > 1 || g.halted ? "halt" : "nudge"}: ${nudge}`);
@@ -118,7 +134,9 @@ export async function triageCommand(question: string | undefined, opts: { tenant
       budget(limit: number) {
         const b = p.budget(limit);
         return {
-          get spent() { return b.spent; },
+          get spent() {
+            return b.spent;
+          },
           charge: (model: string, usage: Anthropic.Usage) => b.charge(model, usage),
           guard() {
             const note = b.guard();
@@ -168,7 +186,13 @@ function printMoney(io: Io, rows: ReadonlyArray<{ usage: Tokens; usd: number }>)
   // Five turns to a line keeps the row inside 80 columns however long the run was.
   for (let i = 0; i < rows.length; i += 5) {
     const label = i === 0 ? "per turn" : "";
-    writeLine(io.stdout, `  ${label.padEnd(16)}${rows.slice(i, i + 5).map((r) => money(r.usd)).join(" ")}`);
+    writeLine(
+      io.stdout,
+      `  ${label.padEnd(16)}${rows
+        .slice(i, i + 5)
+        .map((r) => money(r.usd))
+        .join(" ")}`,
+    );
   }
   for (const [label, value] of lines) writeLine(io.stdout, `  ${label.padEnd(16)}${value.padStart(10)}`);
   writeLine(io.stdout, `  ${"cache hit rate".padEnd(16)}${hitRate.toFixed(3).padStart(10)}  ${cacheVerdict(hitRate)}`);

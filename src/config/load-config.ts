@@ -54,4 +54,3 @@ export async function loadConfig(cwd: string = process.cwd()): Promise<LoadedCon
   const config = resolveConfig(user, file ?? CONFIG_FILE);
   return { config, file, root, workspaceDir: resolve(root, config.workspace) };
 }
-

@@ -23,7 +23,9 @@ export async function loadModule(file: string, imports: Record<string, string>):
     return whole;
   });
   if (foreign) {
-    const allowed = Object.keys(imports).map((s) => `"${s}"`).join(", ");
+    const allowed = Object.keys(imports)
+      .map((s) => `"${s}"`)
+      .join(", ");
     throw new ModuleLoadError(`${file}: may only import ${allowed} and node: built-ins (found "${foreign}").`);
   }
   return (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as Record<string, unknown>;

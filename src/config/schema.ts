@@ -40,14 +40,12 @@ type Check = (value: unknown) => string | null;
 /** The longest time limit a run may have: an hour is already far past any hidden test. */
 export const MAX_TIMEOUT_SECONDS = 3600;
 
-const positiveInteger: Check = (v) =>
-  Number.isInteger(v) && (v as number) > 0 ? null : "must be a positive whole number";
+const positiveInteger: Check = (v) => (Number.isInteger(v) && (v as number) > 0 ? null : "must be a positive whole number");
 const timeLimit: Check = (v) =>
   typeof v === "number" && Number.isFinite(v) && v > 0 && v <= MAX_TIMEOUT_SECONDS
     ? null
     : `must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}`;
-const port: Check = (v) =>
-  Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? null : "must be a port number from 0 to 65535";
+const port: Check = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? null : "must be a port number from 0 to 65535");
 const nonEmptyString: Check = (v) => (typeof v === "string" && v.trim() !== "" ? null : "must be a non-empty string");
 const stringOrNull: Check = (v) => (v === null || nonEmptyString(v) === null ? null : "must be a command string or null");
 const boolean: Check = (v) => (typeof v === "boolean" ? null : "must be true or false");
@@ -102,7 +100,14 @@ export function resolveConfig(user: unknown, file: string): LabConfig {
     const nested = out[key] as Record<string, unknown>;
     for (const [sub, subValue] of Object.entries(value as Record<string, unknown>)) {
       const subRule = (rule as Record<string, Check>)[sub];
-      if (!subRule) fail(`${key}.${sub}`, `is not a setting; known settings are ${Object.keys(rule!).map((k) => `${key}.${k}`).join(", ")}`, subValue);
+      if (!subRule)
+        fail(
+          `${key}.${sub}`,
+          `is not a setting; known settings are ${Object.keys(rule!)
+            .map((k) => `${key}.${k}`)
+            .join(", ")}`,
+          subValue,
+        );
       const problem = subRule!(subValue);
       if (problem) fail(`${key}.${sub}`, problem, subValue);
       nested[sub] = subValue;

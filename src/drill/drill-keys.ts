@@ -30,7 +30,21 @@ function typingCommand(input: string, key: Partial<Key>, answer: string): DrillC
   return { kind: "type", answer: answer + input.replace(/[\r\n\t]+/g, " ") };
 }
 
-const SPECIAL: (keyof Key)[] = ["ctrl", "meta", "escape", "return", "backspace", "delete", "tab", "upArrow", "downArrow", "leftArrow", "rightArrow", "pageUp", "pageDown"];
+const SPECIAL: (keyof Key)[] = [
+  "ctrl",
+  "meta",
+  "escape",
+  "return",
+  "backspace",
+  "delete",
+  "tab",
+  "upArrow",
+  "downArrow",
+  "leftArrow",
+  "rightArrow",
+  "pageUp",
+  "pageDown",
+];
 
 /**
  * The keys in one chunk of input, one at a time. A terminal delivers keys pressed in quick

@@ -54,7 +54,10 @@ export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame):
     ...styled(wrapCodeLine(drill.file, width), { dim: true }),
     ...(drill.startedAt === null ? styled(wrapLine(M.linesRule(targets.lines), width), { dim: true }) : []),
     GAP,
-    ...styled(bigText(formatSeconds(seconds)).map((row) => `  ${row}`), clockStyle(drill, seconds, targets.seconds)),
+    ...styled(
+      bigText(formatSeconds(seconds)).map((row) => `  ${row}`),
+      clockStyle(drill, seconds, targets.seconds),
+    ),
     GAP,
     ...styled(wrapLine(status.text, width), { color: status.color }),
   ];
@@ -64,7 +67,15 @@ export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame):
 export function drillOutcomeLines({ screen, drill, previous, targets }: DrillFrame): Line[] {
   const width = screen.size.columns;
   if (isGreen(drill)) {
-    const attempt = { exercise: drill.exercise.number, seconds: elapsedMs(drill, 0) / 1000, passed: true, peeked: drill.peeked, lines: drill.lines ?? 0, runs: drill.runs, interview: null };
+    const attempt = {
+      exercise: drill.exercise.number,
+      seconds: elapsedMs(drill, 0) / 1000,
+      passed: true,
+      peeked: drill.peeked,
+      lines: drill.lines ?? 0,
+      runs: drill.runs,
+      interview: null,
+    };
     return resultLines(attempt, previous, targets).flatMap((text, i) =>
       i === 0 ? styled(wrapLine(`✔ ${text}`, width, "", "  "), { color: "green", bold: true }) : styled(wrapLine(text, width, "  ")),
     );
@@ -136,5 +147,3 @@ export function drillLinesOf(frame: DrillFrame): Line[] {
   const rows = screen.rows.length === 0 ? [] : [GAP, ...testRowLines(screen.rows, width, Math.max(1, room - outcome.length - 1))];
   return [...header, ...rows, ...outcome, ...notes, ...keys];
 }
-
-

@@ -2,7 +2,14 @@ import { children, type AstNode, topLevel } from "./parse-ts.js";
 
 const FUNCTION = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 /** Statements that only group others, or declare types: the lines they hold are counted through their contents. */
-const NOT_COUNTED = new Set(["BlockStatement", "EmptyStatement", "TSInterfaceDeclaration", "TSTypeAliasDeclaration", "TSModuleDeclaration", "TSEnumDeclaration"]);
+const NOT_COUNTED = new Set([
+  "BlockStatement",
+  "EmptyStatement",
+  "TSInterfaceDeclaration",
+  "TSTypeAliasDeclaration",
+  "TSModuleDeclaration",
+  "TSEnumDeclaration",
+]);
 
 const isStatement = (node: AstNode) => (/Statement$/.test(node.type) || /Declaration$/.test(node.type)) && !NOT_COUNTED.has(node.type);
 

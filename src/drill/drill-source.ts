@@ -74,9 +74,7 @@ export function drillSource(stub: string, header: string): string {
       const classBody = child(node, "body")!;
       const nodes = children(classBody, "body");
       // Fields stay together; each method gets a blank line before it, as in the stub.
-      const members = nodes
-        .map((m, i) => (i > 0 && m.type === "MethodDefinition" ? `\n${member(m)}` : member(m)))
-        .filter((m) => m.trim() !== "");
+      const members = nodes.map((m, i) => (i > 0 && m.type === "MethodDefinition" ? `\n${member(m)}` : member(m))).filter((m) => m.trim() !== "");
       const head = text(node.start, classBody.start).trimEnd();
       return members.length === 0 ? `${head} {}` : `${head} {\n${members.join("\n")}\n}`;
     }

@@ -110,8 +110,7 @@ export const isTiming = (state: DrillState) => state.startedAt !== null && state
 export const isLocked = (state: DrillState) => !state.peeked && !isGreen(state);
 
 /** Milliseconds on the drill's clock at `now`. */
-export const elapsedMs = (state: DrillState, now: number) =>
-  state.startedAt === null ? 0 : Math.max(0, (state.stoppedAt ?? now) - state.startedAt);
+export const elapsedMs = (state: DrillState, now: number) => (state.startedAt === null ? 0 : Math.max(0, (state.stoppedAt ?? now) - state.startedAt));
 
 export const interviewDone = (state: DrillState) => state.interview !== null && state.interview.index >= state.interview.questions.length;
 
@@ -149,9 +148,7 @@ export function drillReducer(state: DrillState, action: DrillAction): DrillState
     }
     case "run-finished": {
       if (!action.passed || !state.runTimed || isGreen(state)) return { ...state, runTimed: false };
-      const interview: InterviewState | null = state.questions
-        ? { questions: state.questions, index: 0, answer: "", stage: "typing", marks: [] }
-        : null;
+      const interview: InterviewState | null = state.questions ? { questions: state.questions, index: 0, answer: "", stage: "typing", marks: [] } : null;
       return { ...state, stoppedAt: action.at, runTimed: false, confirm: null, confirmGiveUp: false, interview };
     }
     case "measured":

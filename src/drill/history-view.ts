@@ -10,9 +10,7 @@ const BLOCKS = "▁▂▃▄▅▆▇█";
 export function sparkline(values: number[]): string {
   const min = Math.min(...values);
   const max = Math.max(...values);
-  return values
-    .map((v) => (max === min ? BLOCKS[3]! : BLOCKS[Math.round(((v - min) / (max - min)) * (BLOCKS.length - 1))]!))
-    .join("");
+  return values.map((v) => (max === min ? BLOCKS[3]! : BLOCKS[Math.round(((v - min) / (max - min)) * (BLOCKS.length - 1))]!)).join("");
 }
 
 /** How many green times the trend shows, the latest ones. */
@@ -45,7 +43,10 @@ function table(rows: string[][]): string[] {
 /** One exercise's attempts, oldest first: title, table, trend and best against the target. */
 export function exerciseHistory(exercise: { number: number; title: string }, records: DrillRecord[], targetSeconds: number): string[] {
   const lines = [M.historyTitle(exercise.number, exercise.title), ...table(records.map(cells))];
-  const green = records.filter((r) => r.passed).map((r) => r.seconds).slice(-TREND_LENGTH);
+  const green = records
+    .filter((r) => r.passed)
+    .map((r) => r.seconds)
+    .slice(-TREND_LENGTH);
   if (green.length === 1) lines.push(M.trendOne(sparkline(green), green[0]!));
   else if (green.length > 1) lines.push(M.trend(sparkline(green), green[0]!, green.at(-1)!));
   lines.push(M.summary(personalBest(records), targetSeconds));

@@ -13,15 +13,14 @@ export const DRILL_MESSAGES = {
   title: (attempt: number, n: number, title: string) => `Drill ${attempt} · exercise ${n} · ${title}`,
   targets: (seconds: number, lines: number) => `target ${formatSeconds(seconds)} · ${lines} lines`,
   clockWaits: "The clock starts at your first save.",
-  linesRule: (lines: number) => `Target ${lines} lines: one for each line where a statement inside your functions starts (imports, types, signatures and braces are free).`,
-  confirmPeek: (what: string) =>
-    `${what} is locked during a drill: opening it marks this attempt as peeked. Press y to open it, any other key to go back.`,
+  linesRule: (lines: number) =>
+    `Target ${lines} lines: one for each line where a statement inside your functions starts (imports, types, signatures and braces are free).`,
+  confirmPeek: (what: string) => `${what} is locked during a drill: opening it marks this attempt as peeked. Press y to open it, any other key to go back.`,
   confirmGiveUp: "Give up this attempt? It is recorded as abandoned, with the time so far.",
   peekedNote: (peeks: string[]) => `Peeked: ${peeks.join(", ")}. This attempt will not count as a personal best.`,
   noSolutionFile: (file: string) => `The solution file ${file} is missing from this copy of the lab.`,
   fileMissing: (file: string, n: number) => `Your drill file ${file} is gone: save it again, or quit and run lab drill ${n} for a fresh one.`,
-  watcherSilent: (n: number) =>
-    `Your saves are not reaching lab as file events (common on network and VM folders); quit and run lab drill ${n} --poll.`,
+  watcherSilent: (n: number) => `Your saves are not reaching lab as file events (common on network and VM folders); quit and run lab drill ${n} --poll.`,
 
   green: (seconds: number, lines: number, runs: number, peeked: boolean) =>
     `Green in ${formatSeconds(seconds)} · ${plural(lines, "line")} · ${plural(runs, "run")} · ${peeked ? "peeked" : "no peeking"}`,
@@ -37,8 +36,7 @@ export const DRILL_MESSAGES = {
   newBest: (faster: number, old: number) => `New personal best: ${formatSeconds(faster)} faster than ${formatSeconds(old)}.`,
   sameBest: (best: number) => `Equal to your personal best, ${formatSeconds(best)}.`,
   slowerThanBest: (best: number, slower: number) => `Personal best ${formatSeconds(best)}: this one was ${formatSeconds(slower)} slower.`,
-  peekedNoBest: (best: number | null) =>
-    `Peeked, so it does not count as a personal best${best === null ? "" : ` (your best: ${formatSeconds(best)})`}.`,
+  peekedNoBest: (best: number | null) => `Peeked, so it does not count as a personal best${best === null ? "" : ` (your best: ${formatSeconds(best)})`}.`,
   lastFive: (count: number, list: string) => `Last ${count}: ${list}.`,
   gaveUpAt: (seconds: number) => `gave up at ${formatSeconds(seconds)}`,
   greenTime: (seconds: number, peeked: boolean) => `${formatSeconds(seconds)}${peeked ? " (peeked)" : ""}`,
@@ -49,7 +47,9 @@ export const DRILL_MESSAGES = {
   noGreenToCompare: "None of them was green, so there is no average to compare with.",
   interviewScore: (right: number, asked: number) => `Interview: ${right} of ${asked} right.`,
   notStarted: (file: string, removed: boolean) =>
-    removed ? `You quit before your first save, so nothing was recorded and the empty drill file ${file} was removed.` : `You quit before your first save, so nothing was recorded.`,
+    removed
+      ? `You quit before your first save, so nothing was recorded and the empty drill file ${file} was removed.`
+      : `You quit before your first save, so nothing was recorded.`,
   recordFailed: (reason: string) => `This attempt could not be added to your history: ${reason}.`,
   recorded: (file: string) => `Recorded in ${file}.`,
 
@@ -82,7 +82,11 @@ export function peekName(what: string): string {
 }
 
 export const DRILL_KEYS = {
-  locked: (tiers: number[]) => `h l ${[...tiers].sort().map((t) => `${t} `).join("")}s locked (opening one marks the attempt peeked)`,
+  locked: (tiers: number[]) =>
+    `h l ${[...tiers]
+      .sort()
+      .map((t) => `${t} `)
+      .join("")}s locked (opening one marks the attempt peeked)`,
   peekKeys: (tiers: number[]) => `h hint · l lesson${tiers.length > 0 ? ` · ${[...tiers].sort().join(" ")} reference` : ""} · s solution`,
   rerun: "r rerun",
   giveUp: "q give up (recorded)",

@@ -109,7 +109,8 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   );
   const typeCheck = options.startSession || options.typeCheck === false ? null : new TypeChecker();
   const startSession =
-    options.startSession ?? ((f: string) => WatchSession.start({ runner: options.runner, exercise, file: f, poll: options.poll, typeCheck: typeCheck ?? undefined }));
+    options.startSession ??
+    ((f: string) => WatchSession.start({ runner: options.runner, exercise, file: f, poll: options.poll, typeCheck: typeCheck ?? undefined }));
   const session = await startSession(file);
   const measure = () => measureFile(file);
   const version = () => readFileSafe(file);
@@ -151,7 +152,13 @@ export async function runDrill(options: DrillOptions): Promise<number> {
     writeLine(io.stdout, M.notStarted(file, untouched));
     return 0;
   }
-  const attemptResult: AttemptResult = { ...record, peeked: record.peeked ?? false, lines: record.lines ?? 0, runs: record.runs ?? 0, interview: record.interview ?? null };
+  const attemptResult: AttemptResult = {
+    ...record,
+    peeked: record.peeked ?? false,
+    lines: record.lines ?? 0,
+    runs: record.runs ?? 0,
+    interview: record.interview ?? null,
+  };
   for (const line of resultLines(attemptResult, previous, targets)) writeLine(io.stdout, line);
   try {
     if (JSON.stringify(record) !== JSON.stringify(saved)) saveRecord(workspaceDir, record);

@@ -82,7 +82,11 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
   const toRun = steps.filter((s): s is RunStep => s.kind === "run");
   const reused = steps.filter((s) => s.kind === "reuse").length;
   options.onEvent({ type: "planned", toRun: toRun.length, reused, recorded: steps.length - toRun.length - reused });
-  if (options.fresh && toRun.length > 0) options.store.markFresh(toRun.map((step) => step.pair.key), startedAt);
+  if (options.fresh && toRun.length > 0)
+    options.store.markFresh(
+      toRun.map((step) => step.pair.key),
+      startedAt,
+    );
   if (toRun.length === 0) {
     options.store.settleFresh();
     return { records, graded: 0, reused, interrupted: false };

@@ -1,7 +1,6 @@
 /** Every sentence `lab grade` prints about a problem, in one place: they are interface, tested word for word. */
 
-const list = (items: (string | number)[]) =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+const list = (items: (string | number)[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
 /** Why grading could not run at all (exit code 2). */
 export const GRADE_ERRORS = {
@@ -12,8 +11,7 @@ export const GRADE_ERRORS = {
   noLearners: (dir: string) => `${dir} holds no learner folders: put one folder per learner in it, each laid out like a workspace.`,
   noExercises: "There are no exercises to grade yet.",
   badExerciseList: (value: string) => `--exercises takes exercise numbers and ranges such as 1,2,5-7 (got "${value}").`,
-  noSuchExercises: (missing: number[], existing: number[]) =>
-    `There is no exercise ${list(missing)}; the exercises are ${list(existing)}.`,
+  noSuchExercises: (missing: number[], existing: number[]) => `There is no exercise ${list(missing)}; the exercises are ${list(existing)}.`,
   badJobs: (value: string) => `--jobs takes a whole number of workers from 1 to 64 (got "${value}").`,
   badTimeout: (value: string) => `--timeout takes a number of seconds greater than 0 and at most 600 (got "${value}").`,
   badMemory: (value: string) => `--memory takes a number of megabytes from 256 to 16384 (got "${value}").`,

@@ -82,9 +82,13 @@ export function parseFormat(value: string): Format {
 export function gradeSettings(flags: GradeFlags, defaultTimeout: number): GradeSettings {
   return {
     exercises: flags.exercises === undefined ? null : parseExerciseList(flags.exercises),
-    jobs: flags.jobs === undefined ? availableParallelism() : number(flags.jobs, (n) => Number.isInteger(n) && n >= 1 && n <= 64, GRADE_ERRORS.badJobs(flags.jobs)),
+    jobs:
+      flags.jobs === undefined ? availableParallelism() : number(flags.jobs, (n) => Number.isInteger(n) && n >= 1 && n <= 64, GRADE_ERRORS.badJobs(flags.jobs)),
     timeoutSeconds: flags.timeout === undefined ? defaultTimeout : number(flags.timeout, (n) => n > 0 && n <= 600, GRADE_ERRORS.badTimeout(flags.timeout)),
-    memoryMb: flags.memory === undefined ? DEFAULT_MEMORY_MB : number(flags.memory, (n) => Number.isInteger(n) && n >= 256 && n <= 16384, GRADE_ERRORS.badMemory(flags.memory)),
+    memoryMb:
+      flags.memory === undefined
+        ? DEFAULT_MEMORY_MB
+        : number(flags.memory, (n) => Number.isInteger(n) && n >= 256 && n <= 16384, GRADE_ERRORS.badMemory(flags.memory)),
     format: parseFormat(flags.format ?? "table"),
     out: flags.out ?? null,
     fresh: flags.fresh ?? false,
@@ -94,6 +98,12 @@ export function gradeSettings(flags: GradeFlags, defaultTimeout: number): GradeS
 
 /** Flags that only make sense when grading, refused with --merge. */
 export function mergeConflicts(flags: GradeFlags): string[] {
-  const named: [keyof GradeFlags, string][] = [["jobs", "--jobs"], ["timeout", "--timeout"], ["memory", "--memory"], ["fresh", "--fresh"], ["shard", "--shard"]];
+  const named: [keyof GradeFlags, string][] = [
+    ["jobs", "--jobs"],
+    ["timeout", "--timeout"],
+    ["memory", "--memory"],
+    ["fresh", "--fresh"],
+    ["shard", "--shard"],
+  ];
   return named.filter(([key]) => flags[key] !== undefined && flags[key] !== false).map(([, name]) => name);
 }

@@ -27,7 +27,11 @@ export interface RunOutcome {
   ms: number;
 }
 
-const firstLine = (text: string) => text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+const firstLine = (text: string) =>
+  text
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim() ?? "";
 const isFailure = (test: TestOutcome) => test.state === "failed" || test.state === "not-run";
 
 function stateOf(result: RunResult): GradeState {

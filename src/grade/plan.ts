@@ -34,7 +34,11 @@ export const sha256 = (data: Buffer | string) => createHash("sha256").update(dat
 /** Two records say the same thing when they differ at most in when they were made. */
 const sameResult = (a: GradeRecord, b: GradeRecord) => JSON.stringify({ ...a, at: "" }) === JSON.stringify({ ...b, at: "" });
 
-function base(pair: Pair, ctx: PlanContext, fileHash: string | null): Omit<GradeRecord, "state" | "passed" | "total" | "firstFailure" | "reason" | "ms" | "tests"> {
+function base(
+  pair: Pair,
+  ctx: PlanContext,
+  fileHash: string | null,
+): Omit<GradeRecord, "state" | "passed" | "total" | "firstFailure" | "reason" | "ms" | "tests"> {
   return {
     format: RECORD_FORMAT,
     key: pair.key,

@@ -53,6 +53,12 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
     // It may signal no process but its own (see checker/run/signal-wall.ts).
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own", ...(tmp ? { TMPDIR: tmp, [FIXTURES_ENV]: fixturesIn(tmp) } : {}) },
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      TZ: "UTC",
+      LANG: "C.UTF-8",
+      [SIGNALS_ENV]: "own",
+      ...(tmp ? { TMPDIR: tmp, [FIXTURES_ENV]: fixturesIn(tmp) } : {}),
+    },
   };
 }

@@ -20,7 +20,11 @@ export function plainTable({ rows, hasDrills }: ExerciseTable): string[] {
     r.nextStep,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((cell, i) => (i === 0 ? cell.padStart(widths[0]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((cell, i) => (i === 0 ? cell.padStart(widths[0]!) : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   const next = nextExercise(rows);
   return [line(head), ...cells.map(line), "", next ? TABLE_MESSAGES.next(next.exercise.number, next.exercise.title) : TABLE_MESSAGES.allPassed];
 }

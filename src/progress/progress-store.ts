@@ -84,7 +84,6 @@ export class ProgressStore {
     }
   }
 
-
   private failedWrite(err: unknown): void {
     if (!isReadOnly(err)) throw err;
     if (this.warnedReadOnly) return;

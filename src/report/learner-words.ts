@@ -70,7 +70,8 @@ export function inLearnerWords(result: RunResult, exercise: Pick<Exercise, "stub
   const missing = result.error ? [] : missingExports(exercise, result.file);
   if (missing.length > 0) {
     // A test that failed for want of the export says so; one that failed on its own keeps its words.
-    const forWant = (t: TestOutcome) => failing(t) && missing.some((name) => new RegExp(`\\b${name}\\b.*\\bnot a (function|constructor)`).test(t.failure?.message ?? ""));
+    const forWant = (t: TestOutcome) =>
+      failing(t) && missing.some((name) => new RegExp(`\\b${name}\\b.*\\bnot a (function|constructor)`).test(t.failure?.message ?? ""));
     const tests = result.tests.map((t) => (forWant(t) ? { ...t, failure: { message: LEARNER_WORDS.missingExportRow }, bug: null } : t));
     return { ...result, tests, error: { kind: "import", message: LEARNER_WORDS.missingExports(missing) } };
   }

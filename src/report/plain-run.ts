@@ -3,7 +3,11 @@ import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
 import { FAILURE_WORDS, failureWords } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 
-const indent = (text: string, pad = "        ") => text.split("\n").map((line) => pad + line).join("\n");
+const indent = (text: string, pad = "        ") =>
+  text
+    .split("\n")
+    .map((line) => pad + line)
+    .join("\n");
 
 export const REPORT_MESSAGES = {
   noTestRan: (kind: FileError["kind"]) => `No test ran: ${kind === "syntax" ? "your file has a syntax error" : "your file did not load"}.`,
@@ -30,7 +34,12 @@ const firstLines = (text: string, count: number) => text.split("\n").slice(0, co
 function failureSaid(message: string): string[] {
   const words = failureWords(message);
   if (words.other !== null) return [indent(firstLines(words.other, 6))];
-  const label = (name: string, text: string, count: number) => indent(`${name.toLowerCase()} ${firstLines(text, count).split("\n").join(`\n${" ".repeat(name.length + 1)}`)}`);
+  const label = (name: string, text: string, count: number) =>
+    indent(
+      `${name.toLowerCase()} ${firstLines(text, count)
+        .split("\n")
+        .join(`\n${" ".repeat(name.length + 1)}`)}`,
+    );
   return [
     ...(words.checked !== null ? [label(FAILURE_WORDS.checked, words.checked, 2)] : []),
     ...(words.instead !== null ? [label(FAILURE_WORDS.instead, words.instead, 5)] : []),

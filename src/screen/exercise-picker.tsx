@@ -31,12 +31,15 @@ export function ExercisePicker({ table, onChoose }: ExercisePickerProps) {
     onChoose(n);
     exit();
   };
-  useInput((input, key) => {
-    if (key.upArrow || input === "k") move(-1);
-    else if (key.downArrow || input === "j") move(1);
-    else if (key.return && rows[current.current]) choose(rows[current.current]!.exercise.number);
-    else if (input === "q" || key.escape || (key.ctrl && input === "c")) choose(null);
-  }, { isActive: isRawModeSupported === true });
+  useInput(
+    (input, key) => {
+      if (key.upArrow || input === "k") move(-1);
+      else if (key.downArrow || input === "j") move(1);
+      else if (key.return && rows[current.current]) choose(rows[current.current]!.exercise.number);
+      else if (input === "q" || key.escape || (key.ctrl && input === "c")) choose(null);
+    },
+    { isActive: isRawModeSupported === true },
+  );
   const titleWidth = Math.max(...rows.map((r) => r.exercise.title.length));
   return (
     <Box flexDirection="column">

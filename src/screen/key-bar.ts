@@ -11,4 +11,3 @@ export function keyHints(state: ScreenState): string[] {
   keys.push("q quit");
   return keys;
 }
-

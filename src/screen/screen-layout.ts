@@ -44,4 +44,3 @@ export function screenLines(state: ScreenState, elapsedMs: number, interactive: 
   const rows = state.rows.length === 0 ? [] : [GAP, ...testRowLines(state.rows, width, Math.max(1, room - outcome.length - 1))];
   return [...header, ...rows, ...outcome, ...notes, ...keys];
 }
-

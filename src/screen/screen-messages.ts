@@ -13,8 +13,7 @@ export const SCREEN_MESSAGES = {
   last: "That was the last exercise.",
   hint: (i: number, total: number, text: string) => `Hint ${i} of ${total}: ${text}`,
   noMoreHints: "That was the last hint; the reference tiers go further.",
-  watcherSilent: (n: number) =>
-    `Your saves are not reaching lab as file events (common on network and VM folders); quit and run lab start ${n} --poll.`,
+  watcherSilent: (n: number) => `Your saves are not reaching lab as file events (common on network and VM folders); quit and run lab start ${n} --poll.`,
   fileMissing: (file: string, n: number) => `Your file ${file} is gone: save it again, or run lab reset ${n} to start from the stub.`,
   watchError: (message: string) => `Watching your file failed (${message}); press r to rerun by hand.`,
   crash: (message: string) => `The test runner failed, not your code: ${message}.`,

@@ -21,10 +21,7 @@ export function titleLines(title: string, right: string, width: number): Line[] 
   const lines = wrapLine(title, room);
   const first = lines[0]!;
   const pad = Math.max(1, width - first.length - right.length);
-  return [
-    [{ text: first, bold: true }, { text: " ".repeat(pad) }, { text: right, dim: true }],
-    ...lines.slice(1).map((l) => line(l, { bold: true })),
-  ];
+  return [[{ text: first, bold: true }, { text: " ".repeat(pad) }, { text: right, dim: true }], ...lines.slice(1).map((l) => line(l, { bold: true }))];
 }
 
 /** Exercise number and title, the time since the screen opened, the file and where the run stands. */
@@ -91,7 +88,12 @@ const firstLines = (text: string, count: number) => text.split("\n").slice(0, co
 
 /** A value the test compared, as code: kept as it is, broken at the width. */
 const valueLines = (label: string, value: string, style: Style, width: number) =>
-  styled(firstLines(`${label}: ${value}`, 8).split("\n").flatMap((l) => wrapCodeLine(`  ${l}`, width)), style);
+  styled(
+    firstLines(`${label}: ${value}`, 8)
+      .split("\n")
+      .flatMap((l) => wrapCodeLine(`  ${l}`, width)),
+    style,
+  );
 
 /** A message's lines after a label, hanging under it; `count` lines of it at most. */
 const labelled = (label: string, text: string, count: number, width: number) =>

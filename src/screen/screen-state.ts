@@ -37,8 +37,7 @@ export const DEFAULT_SIZE: ScreenSize = { columns: 80, rows: 24 };
 /** Characters of text a pane's line holds inside its border and padding. */
 export const paneWidth = (columns: number) => Math.max(10, columns - 4);
 
-const fitPane = (kind: PaneKind, text: string, width: number) =>
-  kind === "code" ? wrapCode(text, width) : wrapMarkdown(text, width);
+const fitPane = (kind: PaneKind, text: string, width: number) => (kind === "code" ? wrapCode(text, width) : wrapMarkdown(text, width));
 
 /** The pane's kind from its file's name. */
 export const paneKindOf = (file: string): PaneKind => (/\.(md|markdown|txt)$/i.test(file) ? "markdown" : "code");
@@ -198,9 +197,7 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return { ...state, phase: "idle", stopping: false, runError: null, history: [...state.history, entry] };
     }
     case "hint-requested":
-      return state.hintsShown >= state.exercise.hints.length
-        ? { ...state, hintsOver: true }
-        : { ...state, hintsShown: state.hintsShown + 1 };
+      return state.hintsShown >= state.exercise.hints.length ? { ...state, hintsOver: true } : { ...state, hintsShown: state.hintsShown + 1 };
     case "pane-opened": {
       const text = action.text.replace(/\s+$/, "");
       const width = paneWidth(state.size.columns);

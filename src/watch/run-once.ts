@@ -24,7 +24,10 @@ export async function runOnce({ exercise, implFile, timeoutSeconds, listener }: 
   let interrupted = false;
   const interrupt = () => {
     interrupted = true;
-    void abortUntilSettled(runner, run.catch(() => undefined));
+    void abortUntilSettled(
+      runner,
+      run.catch(() => undefined),
+    );
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);

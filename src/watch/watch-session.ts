@@ -82,27 +82,29 @@ export class WatchSession {
     const timers = options.timers ?? realTimers;
     this.scheduler = new RunScheduler(() => this.runOnce(), timers, options.debounceMs);
     // A polling watcher cannot go silent; a native one can, on some network and VM mounts.
-    this.silence = options.poll
-      ? null
-      : new SilenceCheck(options.file, () => this.missedSave(), timers, options.stat ?? statFile);
+    this.silence = options.poll ? null : new SilenceCheck(options.file, () => this.missedSave(), timers, options.stat ?? statFile);
   }
 
   /** Starts watching; resolves once saves are being noticed. Call `rerun()` for the first run. */
   static async start(options: SessionOptions): Promise<WatchSession> {
     const session = new WatchSession(options);
     const watchFile = options.watchFile ?? chokidarWatch;
-    session.watcher = await watchFile(options.file, { poll: options.poll }, {
-      onSave: () => session.saved(),
-      // Every event the watcher reports proves it is not silent, a deletion included.
-      onMissing: () => {
-        session.silence?.noticed();
-        session.emit({ type: "file-missing", file: options.file });
+    session.watcher = await watchFile(
+      options.file,
+      { poll: options.poll },
+      {
+        onSave: () => session.saved(),
+        // Every event the watcher reports proves it is not silent, a deletion included.
+        onMissing: () => {
+          session.silence?.noticed();
+          session.emit({ type: "file-missing", file: options.file });
+        },
+        onError: (error) => {
+          session.silence?.noticed();
+          session.emit({ type: "watch-error", message: error.message });
+        },
       },
-      onError: (error) => {
-        session.silence?.noticed();
-        session.emit({ type: "watch-error", message: error.message });
-      },
-    });
+    );
     session.silence?.start();
     return session;
   }

@@ -55,7 +55,11 @@ async function expectCleanExit(): Promise<string> {
   return done;
 }
 
-const historyLines = () => readFileSync(history, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+const historyLines = () =>
+  readFileSync(history, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 test("lab drill 1 in a real terminal: a signature-only file, the clock waits for the first save, the solution turns it green, one line is recorded", async () => {
   await startDrill();
@@ -122,7 +126,11 @@ test("lab drill 1 --interview: a locked reference asks first and marks the peek;
   writeFileSync(drillFile, solution);
   await tmux.until((s) => s.includes("✔ Green in ") && s.includes("Question 1 of 3:"), "green, then the first question", 30_000);
   track();
-  for (const [answer, mark] of [["one message teaches batching", "y"], ["ids must match", "n"], ["a cut-off reply is not an answer", "y"]] as const) {
+  for (const [answer, mark] of [
+    ["one message teaches batching", "y"],
+    ["ids must match", "n"],
+    ["a cut-off reply is not an answer", "y"],
+  ] as const) {
     tmux.keys("-l", answer);
     tmux.keys("Enter");
     await tmux.until((s) => s.includes("Model answer:") && s.includes(`> ${answer}`), `the model answer beside "${answer}"`);

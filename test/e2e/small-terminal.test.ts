@@ -29,7 +29,9 @@ test("at 80×24 the lesson wraps inside its pane, the title and clock stay on sc
   const lesson = await tmux.until((s) => s.includes("Lesson: The tool-calling loop") && s.includes("lines 1–"), "the lesson pane");
   expect(topLine(lesson)).toMatch(/^Exercise 1 · The tool-calling loop +\d+:\d\d$/);
   // The lesson's second paragraph, hard-wrapped at 86 columns in the file, reflowed inside the border.
-  const inside = linesOf(lesson).filter((l) => l.startsWith("│ ")).map((l) => l.slice(2, -1).trim());
+  const inside = linesOf(lesson)
+    .filter((l) => l.startsWith("│ "))
+    .map((l) => l.slice(2, -1).trim());
   expect(inside.every((l) => !l.endsWith("…"))).toBe(true);
   expect(inside.join(" ")).toContain("An agent is a model inside a loop. You send a goal and a list of tools; the model either answers or asks for a tool;");
 

@@ -82,19 +82,23 @@ test("lab start 1 in a real terminal: red, then green on save; q restores the te
 test.each([
   ["inside a test", hangsInATest],
   ["while the file loads", hangsOnLoad],
-])("Ctrl-C during a run that never ends (%s): lab stops it at once, long before the 30 s limit, and everything is gone", async (_where, hangs) => {
-  const ours = await startLab();
-  writeFileSync(file, hangs);
-  await tmux.until((s) => s.includes("Running the hidden tests…"), "the hanging run starting");
-  track();
-  const pressed = Date.now();
-  tmux.keys("C-c");
-  track();
-  await tmux.until((s) => s.includes("Stopping the run in progress…"), "lab saying it stops the run");
-  // Only the limit bounds the wait: a busy machine may be slow, never as slow as the limit.
-  await expectCleanExit(ours, LIMIT_MS);
-  expect(Date.now() - pressed).toBeLessThan(LIMIT_MS);
-}, 60_000);
+])(
+  "Ctrl-C during a run that never ends (%s): lab stops it at once, long before the 30 s limit, and everything is gone",
+  async (_where, hangs) => {
+    const ours = await startLab();
+    writeFileSync(file, hangs);
+    await tmux.until((s) => s.includes("Running the hidden tests…"), "the hanging run starting");
+    track();
+    const pressed = Date.now();
+    tmux.keys("C-c");
+    track();
+    await tmux.until((s) => s.includes("Stopping the run in progress…"), "lab saying it stops the run");
+    // Only the limit bounds the wait: a busy machine may be slow, never as slow as the limit.
+    await expectCleanExit(ours, LIMIT_MS);
+    expect(Date.now() - pressed).toBeLessThan(LIMIT_MS);
+  },
+  60_000,
+);
 
 test("a save during a run that never ends stops it at once: the fix is judged long before the 30 s limit", async () => {
   const ours = await startLab();

@@ -44,7 +44,9 @@ it("audits every builder to the verdict the lesson promises, and names what chan
     lines.push(`  ${label.padEnd(36)} hit ${audit.hitRate.toFixed(3)}  ${audit.verdict}`);
     expect(audit.verdict.startsWith(expected), `${label}: ${audit.verdict}`).toBe(true);
   }
-  const clock = findInvalidator(stampedBuilder()).split("\n").filter((line) => line.includes("2026"));
+  const clock = findInvalidator(stampedBuilder())
+    .split("\n")
+    .filter((line) => line.includes("2026"));
   console.log(["auditCaching, per builder:", ...lines, "findInvalidator on the clock:", ...clock.map((l) => `  ${l.slice(0, 76)}`)].join("\n"));
   expect(clock.length).toBeGreaterThan(0);
 });

@@ -13,7 +13,11 @@ import { Runner } from "../../checker/run/runner.js";
 
 const paths = labPaths();
 const exercise = loadExercises(paths.exercises, paths.solutions).find((e) => e.number === 12)!;
-const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".ts")).sort().map((f) => join(dir, f));
+const tsFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()
+    .map((f) => join(dir, f));
 const alternatives = tsFiles(join(exercise.dir, "alternatives"));
 const blindMutants = tsFiles(join(exercise.dir, "mutants", "blind"));
 
@@ -37,10 +41,17 @@ test.each(alternatives.map((file, i) => [file.split("/").at(-1)!, i] as const))(
   expect(result.passed).toBe(result.total);
 });
 
-test.each(blindMutants.map((file, i) => [file.split("/").at(-1)!.slice(0, -3), alternatives.length + i] as const))("blind mutant %s fails, on the test named after it", (bug, i) => {
-  const result = results[i]!;
-  const failed = result.tests.filter((t) => t.state !== "passed").map((t) => t.name);
-  expect(result.tests.length, "it loaded and ran").toBeGreaterThan(0);
-  expect(failed.length).toBeGreaterThan(0);
-  if (bug in exercise.bugs) expect(failed.some((name) => name.endsWith(`(${bug} bug)`)), `failed: ${failed.join(" | ")}`).toBe(true);
-});
+test.each(blindMutants.map((file, i) => [file.split("/").at(-1)!.slice(0, -3), alternatives.length + i] as const))(
+  "blind mutant %s fails, on the test named after it",
+  (bug, i) => {
+    const result = results[i]!;
+    const failed = result.tests.filter((t) => t.state !== "passed").map((t) => t.name);
+    expect(result.tests.length, "it loaded and ran").toBeGreaterThan(0);
+    expect(failed.length).toBeGreaterThan(0);
+    if (bug in exercise.bugs)
+      expect(
+        failed.some((name) => name.endsWith(`(${bug} bug)`)),
+        `failed: ${failed.join(" | ")}`,
+      ).toBe(true);
+  },
+);

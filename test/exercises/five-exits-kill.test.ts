@@ -105,7 +105,9 @@ describe.each(Object.entries(IMPLS))("12-five-exits (%s): a killed process resum
     };
 
     const clientFor = (apiKey: string) => new Anthropic({ baseURL: provider.url("plan"), apiKey, maxRetries: 0 });
-    const reference = await impl.run(impl.newRun(GOAL), tools(join(work, `${name}-${killAt}-ref.log`), appendFileSync), { client: clientFor(`ref-${name}-${killAt}`) });
+    const reference = await impl.run(impl.newRun(GOAL), tools(join(work, `${name}-${killAt}-ref.log`), appendFileSync), {
+      client: clientFor(`ref-${name}-${killAt}`),
+    });
 
     const dir = mkdtempSync(join(work, "runs-"));
     const log = join(dir, "tool-runs.log");
@@ -123,6 +125,9 @@ describe.each(Object.entries(IMPLS))("12-five-exits (%s): a killed process resum
     expect(calls, "model calls across both processes").toHaveLength(3);
     expect(readFileSync(log, "utf8").trim().split("\n").sort(), "tool runs across both processes").toEqual(["list_files", "read_file:errors.log"]);
     expect(end.costUsd).toBeCloseTo(reference.costUsd, 9);
-    expect(end.costUsd).toBeCloseTo(calls.reduce((sum, c) => sum + opusCost(c.usage!), 0), 9);
+    expect(end.costUsd).toBeCloseTo(
+      calls.reduce((sum, c) => sum + opusCost(c.usage!), 0),
+      9,
+    );
   });
 });

@@ -19,9 +19,18 @@ function workspace(readOnly = false) {
   const ran: string[] = [];
   const deleted: string[] = [];
   const tools: Tool[] = [
-    { name: "list_files", description: "Lists the files.", input_schema: { type: "object", properties: {} }, readOnly, run: () => (ran.push("list_files"), Object.keys(FILES).join("\n")) },
     {
-      name: "read_file", description: "Reads one file.", input_schema: schema, readOnly,
+      name: "list_files",
+      description: "Lists the files.",
+      input_schema: { type: "object", properties: {} },
+      readOnly,
+      run: () => (ran.push("list_files"), Object.keys(FILES).join("\n")),
+    },
+    {
+      name: "read_file",
+      description: "Reads one file.",
+      input_schema: schema,
+      readOnly,
       run: (input) => {
         const path = String(input["path"]);
         ran.push(`read_file:${path}`);
@@ -30,7 +39,12 @@ function workspace(readOnly = false) {
         return FILES[path]!;
       },
     },
-    { name: "delete_file", description: "Deletes one file.", input_schema: schema, run: (input) => (ran.push("delete_file"), deleted.push(String(input["path"])), "") },
+    {
+      name: "delete_file",
+      description: "Deletes one file.",
+      input_schema: schema,
+      run: (input) => (ran.push("delete_file"), deleted.push(String(input["path"])), ""),
+    },
   ];
   return { tools, ran, deleted };
 }
@@ -76,12 +90,18 @@ test("the lesson's figures come from these runs", async () => {
     generic: await measure("recover", goal, { toolErrorText: () => "the tool failed" }),
     message: await measure("recover", goal),
   };
-  for (const [name, r] of Object.entries(policies)) quote(`recover ${name}: ${r.end.status}, ${r.end.turns} turn${r.end.turns === 1 ? "" : "s"}, ${usd(r.end.costUsd)}`);
+  for (const [name, r] of Object.entries(policies))
+    quote(`recover ${name}: ${r.end.status}, ${r.end.turns} turn${r.end.turns === 1 ? "" : "s"}, ${usd(r.end.costUsd)}`);
   const stubborn = await measure("stubborn", "What does /var/log/secure say?", { maxTurns: 12 });
   quote(`stubborn: ${stubborn.end.status}, ${stubborn.end.turns} turns, ${stubborn.ran.length} tool runs, ${usd(stubborn.end.costUsd)}`);
 
-  const reads = { gate: await measure("repeat-read", "What does errors.log say?", {}, workspace(true)), none: await measure("repeat-read", "What does errors.log say?") };
-  quote(`repeat-read: ${reads.gate.end.turns} turns either way, ${reads.gate.ran.length} tool run with the gate, ${reads.none.ran.length} without, ${usd(reads.gate.end.costUsd)}`);
+  const reads = {
+    gate: await measure("repeat-read", "What does errors.log say?", {}, workspace(true)),
+    none: await measure("repeat-read", "What does errors.log say?"),
+  };
+  quote(
+    `repeat-read: ${reads.gate.end.turns} turns either way, ${reads.gate.ran.length} tool run with the gate, ${reads.none.ran.length} without, ${usd(reads.gate.end.costUsd)}`,
+  );
   const deletes = await measure("repeat-delete", "Free some space.");
   quote(`repeat-delete: ${deletes.end.turns} turns, ${deletes.ran.length} tool runs, deleted ${JSON.stringify(deletes.deleted)}`);
 

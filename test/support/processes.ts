@@ -28,7 +28,9 @@ export function alive(pid: number): boolean {
     return false;
   }
   try {
-    return !execFileSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" }).trim().startsWith("Z");
+    return !execFileSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" })
+      .trim()
+      .startsWith("Z");
   } catch {
     return false;
   }

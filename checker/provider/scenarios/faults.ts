@@ -78,11 +78,7 @@ export const badRequest = defineScenario({
   description: "400 invalid_request_error on every attempt",
   options: { shouldRetry },
   reply: (ctx) =>
-    fault(
-      400,
-      `max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for ${ctx.request.model}`,
-      { headers: extraHeaders(ctx) },
-    ),
+    fault(400, `max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for ${ctx.request.model}`, { headers: extraHeaders(ctx) }),
 });
 
 export const dropBeforeHeaders = defineScenario({

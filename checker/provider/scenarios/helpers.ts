@@ -30,11 +30,12 @@ export const toolUse = (name: string, input: Record<string, unknown> = {}): Scen
 export const refusal = (): ScenarioReply => ({ kind: "message", content: [], stopReason: "refusal" });
 
 /** An HTTP error in the API's shape; the type follows the status unless given. */
-export const fault = (
-  status: number,
-  message: string,
-  extra: { type?: ApiErrorType; headers?: Record<string, string> } = {},
-): ScenarioReply => ({ kind: "fault", status, message, ...extra });
+export const fault = (status: number, message: string, extra: { type?: ApiErrorType; headers?: Record<string, string> } = {}): ScenarioReply => ({
+  kind: "fault",
+  status,
+  message,
+  ...extra,
+});
 
 /** The connection is cut: before any header, or part-way through the body. */
 export const drop = (when: "before-headers" | "mid-stream"): ScenarioReply => ({ kind: "drop", when });
@@ -51,7 +52,9 @@ export const callsOf = (ctx: ScenarioContext, name: string): ToolCall[] => ctx.c
 
 /** The most recent answered call of a tool, if any. */
 export const lastAnswered = (ctx: ScenarioContext, name: string): ToolCall | undefined =>
-  callsOf(ctx, name).filter((c) => c.result !== null).at(-1);
+  callsOf(ctx, name)
+    .filter((c) => c.result !== null)
+    .at(-1);
 
 /** Filler prose of at least `words` words, for replies that must be long. */
 export function filler(words: number, topic = "the run"): string {

@@ -5,21 +5,7 @@ import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import { exactReply } from "./measured.js";
 import { supportDesk } from "./support-desk.js";
 import { acmeActions, acmeTriage } from "./triage.js";
-import {
-  capitalWeather,
-  destructive,
-  echo,
-  growing,
-  injection,
-  paused,
-  plan,
-  recover,
-  refusing,
-  runaway,
-  slowTool,
-  truncated,
-  weather,
-} from "./tasks.js";
+import { capitalWeather, destructive, echo, growing, injection, paused, plan, recover, refusing, runaway, slowTool, truncated, weather } from "./tasks.js";
 import type { Scenario } from "./types.js";
 
 export const BUILT_IN_SCENARIOS: readonly Scenario[] = [

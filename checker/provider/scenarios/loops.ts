@@ -26,29 +26,16 @@ function loop(name: string, description: string, step: (ctx: ScenarioContext) =>
   });
 }
 
-export const loopRepeat = loop(
-  "loop-repeat",
-  "shape A: search_docs with identical arguments until a result comes back is_error",
-  () => asks(call("search_docs", { q: "rate limit" })),
+export const loopRepeat = loop("loop-repeat", "shape A: search_docs with identical arguments until a result comes back is_error", () =>
+  asks(call("search_docs", { q: "rate limit" })),
 );
 
-export const loopCycle = loop(
-  "loop-cycle",
-  "shape B: read_file, write_file on config.yaml in turn until a result is_error",
-  (ctx) =>
-    ctx.turn % 2 === 0
-      ? asks(call("read_file", { path: "config.yaml" }))
-      : asks(call("write_file", { path: "config.yaml", content: "retries: 3\n" })),
+export const loopCycle = loop("loop-cycle", "shape B: read_file, write_file on config.yaml in turn until a result is_error", (ctx) =>
+  ctx.turn % 2 === 0 ? asks(call("read_file", { path: "config.yaml" })) : asks(call("write_file", { path: "config.yaml", content: "retries: 3\n" })),
 );
 
 // No call repeats here, not even run_tests: only a progress signal can see this loop.
-export const loopStall = loop(
-  "loop-stall",
-  "shape C: edit_file, run_tests, all arguments new, until a result is_error",
-  (ctx) => {
-    const attempt = Math.floor(ctx.turn / 2) + 1;
-    return ctx.turn % 2 === 0
-      ? asks(call("edit_file", { path: "app.py", patch: `attempt ${attempt}` }))
-      : asks(call("run_tests", { after_patch: attempt }));
-  },
-);
+export const loopStall = loop("loop-stall", "shape C: edit_file, run_tests, all arguments new, until a result is_error", (ctx) => {
+  const attempt = Math.floor(ctx.turn / 2) + 1;
+  return ctx.turn % 2 === 0 ? asks(call("edit_file", { path: "app.py", patch: `attempt ${attempt}` })) : asks(call("run_tests", { after_patch: attempt }));
+});

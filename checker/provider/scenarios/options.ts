@@ -27,8 +27,7 @@ const quote = (value: string) => JSON.stringify(value.length > QUOTE ? `${value.
 
 export const OPTION_MESSAGES = {
   unknown: (scenario: string, name: string, known: string[]) =>
-    `Unknown option ${quote(name)} for scenario "${scenario}". ` +
-    (known.length ? `It takes: ${known.join(", ")}.` : "It takes no options."),
+    `Unknown option ${quote(name)} for scenario "${scenario}". ` + (known.length ? `It takes: ${known.join(", ")}.` : "It takes no options."),
   invalid: (scenario: string, name: string, spec: OptionSpec, value: string) =>
     `Option "${name}" of scenario "${scenario}" must be ${expected(spec)}; got ${quote(value)}.`,
 } as const;
@@ -61,7 +60,8 @@ export function optionProblem(scenario: Scenario, options: Record<string, string
 export function isOptionSpec(value: unknown): value is OptionSpec {
   const spec = value as Partial<Record<string, unknown>> | null;
   if (spec?.type === "boolean") return true;
-  if (spec?.type === "integers") return typeof spec.most === "number" && spec.most >= 1 && typeof spec.min === "number" && typeof spec.max === "number" && spec.min <= spec.max;
+  if (spec?.type === "integers")
+    return typeof spec.most === "number" && spec.most >= 1 && typeof spec.min === "number" && typeof spec.max === "number" && spec.min <= spec.max;
   if (spec?.type !== "integer" && spec?.type !== "number") return false;
   return typeof spec.min === "number" && typeof spec.max === "number" && spec.min <= spec.max;
 }

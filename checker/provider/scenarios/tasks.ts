@@ -13,8 +13,7 @@ export const weather = defineScenario({
   description: "get_weather for Paris, Tokyo and Lima in parallel, today then tomorrow; split results make it go one city per turn",
   reply(ctx) {
     const lookups = callsOf(ctx, "get_weather");
-    const answer = (city: string, day: string) =>
-      lookups.find((c) => c.input["city"] === city && (c.input["day"] ?? "today") === day && c.result)?.result;
+    const answer = (city: string, day: string) => lookups.find((c) => c.input["city"] === city && (c.input["day"] ?? "today") === day && c.result)?.result;
     for (const day of DAYS) {
       const missing = WEATHER_CITIES.filter((city) => !answer(city, day));
       if (missing.length === 0) continue;
@@ -23,9 +22,7 @@ export const weather = defineScenario({
       const batch = ctx.resultsSplit ? missing.slice(0, 1) : missing;
       return asks(...batch.map((city) => call("get_weather", { city, day })));
     }
-    const lines = WEATHER_CITIES.map(
-      (city) => `${city}: ${answer(city, "today")!.text} today, ${answer(city, "tomorrow")!.text} tomorrow.`,
-    );
+    const lines = WEATHER_CITIES.map((city) => `${city}: ${answer(city, "today")!.text} today, ${answer(city, "tomorrow")!.text} tomorrow.`);
     return text(`Here is the weather.\n${lines.join("\n")}`);
   },
 });
@@ -65,7 +62,8 @@ export const recover = defineScenario({
     const first = reads[0];
     if (!first) return toolUse("read_file", { path: "timeout.log" });
     if (!first.result!.isError && !/^error/i.test(first.result!.text)) return text(`timeout.log says: ${firstLine(first.result!.text)}`);
-    if (!/list_files/.test(first.result!.text)) return text("I only know that timeout.log is not there, and nothing told me where else to look, so I have no answer.");
+    if (!/list_files/.test(first.result!.text))
+      return text("I only know that timeout.log is not there, and nothing told me where else to look, so I have no answer.");
     const listing = lastAnswered(ctx, "list_files");
     if (!listing) return toolUse("list_files");
     const target = /[\w.-]*error[\w.-]*\.log/i.exec(listing.result!.text)?.[0] ?? "errors.log";

@@ -5,14 +5,13 @@ import type { ScenarioContext, ToolCall } from "./types.js";
 function textOf(request: MessagesRequest, index: number): string {
   const message = request.messages[index];
   if (!message) return "";
-  return blocksOf(message).filter(isText).map((b) => b.text).join("\n");
+  return blocksOf(message)
+    .filter(isText)
+    .map((b) => b.text)
+    .join("\n");
 }
 
-export function buildContext(
-  request: MessagesRequest,
-  attempt: number,
-  options: Record<string, string>,
-): ScenarioContext {
+export function buildContext(request: MessagesRequest, attempt: number, options: Record<string, string>): ScenarioContext {
   const calls: ToolCall[] = [];
   const byId = new Map<string, ToolCall>();
   /** For each assistant turn, the user messages that carried its results. */

@@ -81,9 +81,10 @@ export const acmeTriage = defineScenario({
     const path = artifactPath(ctx);
     const pages = callsOf(ctx, "read_artifact").length;
     if (path && pages < 2) {
-      const words = pages === 0
-        ? "The search result was set aside as an artifact. Its head and tail all point to one section, so I will read the first page of hits."
-        : "The first page agrees on the steps. I will read one more page to check whether any hit disagrees about the 24 hours.";
+      const words =
+        pages === 0
+          ? "The search result was set aside as an artifact. Its head and tail all point to one section, so I will read the first page of hits."
+          : "The first page agrees on the steps. I will read one more page to check whether any hit disagrees about the 24 hours.";
       return sizedAsk(pages === 0 ? page1 : page2, words, call("read_artifact", { path, offset: pages * ACME_PAGE, limit: ACME_PAGE }));
     }
     // The harness's feedback names the missing citation; until it has, the model leaves one out.

@@ -32,9 +32,7 @@ export interface ScenarioContext {
   options: Record<string, string>;
 }
 
-export type ReplyBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; name: string; input: Record<string, unknown> };
+export type ReplyBlock = { type: "text"; text: string } | { type: "tool_use"; name: string; input: Record<string, unknown> };
 
 export type ScenarioReply =
   | { kind: "message"; content: ReplyBlock[]; stopReason?: StopReason }

@@ -2,7 +2,13 @@
 import type { ClassSummary } from "../summary.js";
 import { drillsCell, failedCells, msCell, NONE, passedCell, percent, ratio } from "./cells.js";
 
-const escapeCell = (text: string) => text.replace(/[\r\n\t]+/g, " ").trim().replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/([*_`<>[\]])/g, "\\$1");
+const escapeCell = (text: string) =>
+  text
+    .replace(/[\r\n\t]+/g, " ")
+    .trim()
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/([*_`<>[\]])/g, "\\$1");
 
 function table(headers: string[], rows: string[][], right: number[] = []): string[] {
   return [
@@ -24,9 +30,34 @@ export function renderMarkdown(summary: ClassSummary): string {
   );
   const exercises = table(
     ["exercise", "passed", "rate", "fail", "error", "timeout", "missing"],
-    summary.exercises.map((e) => [e.exercise, ratio(e.passed, e.learners), percent(e.rate), String(e.states.fail), String(e.states.error), String(e.states.timeout), String(e.states.missing)]),
+    summary.exercises.map((e) => [
+      e.exercise,
+      ratio(e.passed, e.learners),
+      percent(e.rate),
+      String(e.states.fail),
+      String(e.states.error),
+      String(e.states.timeout),
+      String(e.states.missing),
+    ]),
     [2],
   );
   const failed = summary.mostFailed.length === 0 ? ["No test failed."] : table(["learners", "exercise", "test"], summary.mostFailed.map(failedCells), [0]);
-  return ["## Results", "", ...rows, "", "## Learners", "", ...learners, "", "## Exercises", "", ...exercises, "", "## Most failed tests", "", ...failed, ""].join("\n");
+  return [
+    "## Results",
+    "",
+    ...rows,
+    "",
+    "## Learners",
+    "",
+    ...learners,
+    "",
+    "## Exercises",
+    "",
+    ...exercises,
+    "",
+    "## Most failed tests",
+    "",
+    ...failed,
+    "",
+  ].join("\n");
 }

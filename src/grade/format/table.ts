@@ -8,7 +8,14 @@ export const WHY_WIDTH = 72;
 
 export function renderTable(summary: ClassSummary): string {
   const rows = columns(
-    [{ header: "learner" }, { header: "exercise" }, { header: "passed" }, { header: "state" }, { header: "first failing test or reason", max: WHY_WIDTH }, { header: "ms", align: "right" }],
+    [
+      { header: "learner" },
+      { header: "exercise" },
+      { header: "passed" },
+      { header: "state" },
+      { header: "first failing test or reason", max: WHY_WIDTH },
+      { header: "ms", align: "right" },
+    ],
     summary.rows.map((r) => [r.learner, r.exercise, passedCell(r), r.state, whyCell(r), msCell(r.ms)]),
   );
   const learners = columns(
@@ -16,9 +23,28 @@ export function renderTable(summary: ClassSummary): string {
     summary.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l)]),
   );
   const exercises = columns(
-    [{ header: "exercise" }, { header: "passed" }, { header: "rate", align: "right" }, { header: "fail" }, { header: "error" }, { header: "timeout" }, { header: "missing" }],
-    summary.exercises.map((e) => [e.exercise, ratio(e.passed, e.learners), percent(e.rate), String(e.states.fail), String(e.states.error), String(e.states.timeout), String(e.states.missing)]),
+    [
+      { header: "exercise" },
+      { header: "passed" },
+      { header: "rate", align: "right" },
+      { header: "fail" },
+      { header: "error" },
+      { header: "timeout" },
+      { header: "missing" },
+    ],
+    summary.exercises.map((e) => [
+      e.exercise,
+      ratio(e.passed, e.learners),
+      percent(e.rate),
+      String(e.states.fail),
+      String(e.states.error),
+      String(e.states.timeout),
+      String(e.states.missing),
+    ]),
   );
-  const failed = summary.mostFailed.length === 0 ? ["(no test failed)"] : columns([{ header: "learners", align: "right" }, { header: "exercise" }, { header: "test", max: WHY_WIDTH }], summary.mostFailed.map(failedCells));
+  const failed =
+    summary.mostFailed.length === 0
+      ? ["(no test failed)"]
+      : columns([{ header: "learners", align: "right" }, { header: "exercise" }, { header: "test", max: WHY_WIDTH }], summary.mostFailed.map(failedCells));
   return [...rows, "", ...learners, "", ...exercises, "", "most failed tests", ...failed, ""].join("\n");
 }

@@ -51,9 +51,7 @@ describe("exercise.json is validated, and a bad one names the folder and the fie
   });
 
   test("a tier listed without its reference file", () => {
-    expect(load(copy((json) => (json["tiers"] = [1, 3])))).toThrow(
-      'exercises/01-adder/exercise.json: "tiers" lists 3 but reference/tier3.ts is missing.',
-    );
+    expect(load(copy((json) => (json["tiers"] = [1, 3])))).toThrow('exercises/01-adder/exercise.json: "tiers" lists 3 but reference/tier3.ts is missing.');
   });
 
   test("a mutant whose bug is not in bugs", () => {

@@ -54,10 +54,12 @@ function request(question: string, change: (r: Request) => Request = (r) => r): 
 }
 
 /** The request's last user message with `block` put first. */
-const withBlockFirst = (block: Anthropic.ContentBlockParam) => (r: Request): Request => {
-  const [first] = r.messages;
-  return { ...r, messages: [{ role: "user", content: [block, ...(first!.content as Anthropic.ContentBlockParam[])] }] };
-};
+const withBlockFirst =
+  (block: Anthropic.ContentBlockParam) =>
+  (r: Request): Request => {
+    const [first] = r.messages;
+    return { ...r, messages: [{ role: "user", content: [block, ...(first!.content as Anthropic.ContentBlockParam[])] }] };
+  };
 
 async function read(client: Anthropic, body: Request): Promise<number> {
   const message = await client.messages.create(body as Anthropic.MessageCreateParamsNonStreaming);
@@ -80,12 +82,18 @@ beforeEach(() => {
 
 describe("what invalidates the cache", () => {
   it("a clock in the system prompt: system and messages lost, tools still read", async () => {
-    const stamped = (r: Request): Request => ({ ...r, system: [{ type: "text", text: `Now: 2026-07-30T09:15:01Z\n${SYSTEM}`, cache_control: { type: "ephemeral" } }] });
+    const stamped = (r: Request): Request => ({
+      ...r,
+      system: [{ type: "text", text: `Now: 2026-07-30T09:15:01Z\n${SYSTEM}`, cache_control: { type: "ephemeral" } }],
+    });
     expect(await stage(stamped)).toEqual({ changed: TOOLS_TOKENS, restored: EVERYTHING });
   });
 
   it("a tool definition edited: everything lost", async () => {
-    const edited = (r: Request): Request => ({ ...r, tools: [{ ...TOOL, description: `${TOOL.description}\nNew rule.`, cache_control: { type: "ephemeral" } }] });
+    const edited = (r: Request): Request => ({
+      ...r,
+      tools: [{ ...TOOL, description: `${TOOL.description}\nNew rule.`, cache_control: { type: "ephemeral" } }],
+    });
     expect(await stage(edited)).toEqual({ changed: 0, restored: EVERYTHING });
   });
 
@@ -125,7 +133,10 @@ describe("what invalidates the cache", () => {
   });
 
   it("web search turned on: the tools before it still read, system and messages lost", async () => {
-    const searching = (r: Request): Request => ({ ...r, tools: [...r.tools!, { type: "web_search_20250305", name: "web_search" } as unknown as Anthropic.Tool] });
+    const searching = (r: Request): Request => ({
+      ...r,
+      tools: [...r.tools!, { type: "web_search_20250305", name: "web_search" } as unknown as Anthropic.Tool],
+    });
     expect(await stage(searching)).toEqual({ changed: TOOLS_TOKENS, restored: EVERYTHING });
   });
 

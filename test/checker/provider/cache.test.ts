@@ -40,7 +40,11 @@ describe("prompt cache", () => {
       cache_creation: { ephemeral_5m_input_tokens: prefix, ephemeral_1h_input_tokens: 0 },
     });
     const second = await send(client, withHandbook("And what does rule 40 say?"));
-    expect(second).toMatchObject({ cache_read_input_tokens: prefix, cache_creation_input_tokens: 0, input_tokens: segmentTokens("And what does rule 40 say?") });
+    expect(second).toMatchObject({
+      cache_read_input_tokens: prefix,
+      cache_creation_input_tokens: 0,
+      input_tokens: segmentTokens("And what does rule 40 say?"),
+    });
   });
 
   it("never reads when the system prompt starts with a timestamp", async () => {

@@ -141,7 +141,9 @@ describe("recording order", () => {
     expect(await quick.done).toBe(200);
     slow.req.end(slowBody.slice(20));
     expect(await slow.done).toBe(200);
-    const seqs = provider().requests.slice(before).map((e) => e.seq);
+    const seqs = provider()
+      .requests.slice(before)
+      .map((e) => e.seq);
     // The slow request arrived first, so it holds the lower seq; it must be listed first although it finished last.
     expect(seqs).toHaveLength(2);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));

@@ -10,7 +10,11 @@ import { ask, clientFor, expectErrorResponse, MODEL, notErrorShape, post, rawHtt
 const provider = useProvider({
   scenarios: [
     defineScenario({ name: "status-99", description: "a fault with a status HTTP cannot carry", reply: () => fault(99, "odd") }),
-    defineScenario({ name: "evil-header", description: "a header value with a line break", reply: () => fault(429, "x", { headers: { "retry-after": "1\r\nX-Evil: 1" } }) }),
+    defineScenario({
+      name: "evil-header",
+      description: "a header value with a line break",
+      reply: () => fault(429, "x", { headers: { "retry-after": "1\r\nX-Evil: 1" } }),
+    }),
     defineScenario({
       name: "throws-null",
       description: "throws something that is not an Error",

@@ -64,11 +64,7 @@ describe("scripted faults, maxRetries 0", () => {
   it("bad-request: BadRequestError naming the model", async () => {
     const err = await rejection(clientFor(provider(), "bad-request").messages.create(ask("hi")));
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    expectApiErrorBody(
-      err,
-      "invalid_request_error",
-      `max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for ${MODEL}`,
-    );
+    expectApiErrorBody(err, "invalid_request_error", `max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for ${MODEL}`);
   });
 
   it("drop-before-headers: APIConnectionError, and the exchange is recorded as dropped with no status", async () => {
@@ -121,7 +117,9 @@ describe("errors outside the scenarios", () => {
   it("answers 404 NotFoundError for an unknown scenario, listing the known ones", async () => {
     const err = await rejection(clientFor(provider(), "no-such-scenario").messages.create(ask("hi")));
     expect(err).toBeInstanceOf(Anthropic.NotFoundError);
-    const known = provider().scenarios.map((s) => s.name).join(", ");
+    const known = provider()
+      .scenarios.map((s) => s.name)
+      .join(", ");
     expectApiErrorBody(err, "not_found_error", `Unknown scenario "no-such-scenario". Known scenarios: ${known}.`);
   });
 

@@ -33,7 +33,13 @@ export function validBody(): Record<string, any> {
     tools: [{ name: "lookup", description: "Looks things up.", input_schema: { type: "object" } }],
     messages: [
       { role: "user", content: "hi" },
-      { role: "assistant", content: [{ type: "text", text: "ok" }, { type: "tool_use", id: "toolu_1", name: "lookup", input: {} }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "ok" },
+          { type: "tool_use", id: "toolu_1", name: "lookup", input: {} },
+        ],
+      },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "found", is_error: false }] },
     ],
     stream: false,
@@ -77,7 +83,16 @@ const WRONG: Record<string, unknown[]> = {
   cache_control: ["ephemeral", 1, { type: "always" }],
 };
 
-const REQUIRED = ["model", "max_tokens", "messages", "messages.0.role", "messages.0.content", "messages.1.content.1.input", "messages.2.content.0.tool_use_id", "tools.0.name"];
+const REQUIRED = [
+  "model",
+  "max_tokens",
+  "messages",
+  "messages.0.role",
+  "messages.0.content",
+  "messages.1.content.1.input",
+  "messages.2.content.0.tool_use_id",
+  "tools.0.name",
+];
 
 function setAt(body: Record<string, any>, path: string, value: unknown, remove = false): void {
   const keys = path.split(".");
@@ -129,18 +144,26 @@ export function malformedBodies(seed: number, count: number): Malformed[] {
     } else if (kind === "utf8") {
       const bytes = Buffer.from(JSON.stringify(body));
       const at = int(r, bytes.length);
-      out.push({ kind, body: Buffer.concat([bytes.subarray(0, at), Buffer.from(pick(r, BAD_UTF8)), bytes.subarray(at)]), message: "The request body is not valid UTF-8." });
+      out.push({
+        kind,
+        body: Buffer.concat([bytes.subarray(0, at), Buffer.from(pick(r, BAD_UTF8)), bytes.subarray(at)]),
+        message: "The request body is not valid UTF-8.",
+      });
     } else {
       // Mostly just past the limit; one in ten deep enough to overflow a recursive walk.
       const depth = 129 + int(r, r() < 0.1 ? 100_000 : 2_000);
       const where = pick(r, ["body", "content", "input", "schema", "metadata"]);
       const deep = nested(r, depth);
       const text =
-        where === "body" ? deep
-        : where === "content" ? JSON.stringify({ ...body, messages: [{ role: "user", content: [{ type: "image", source: "@" }] }] }).replace('"@"', deep)
-        : where === "input" ? JSON.stringify(body).replace('"input":{}', `"input":{"q":${deep}}`)
-        : where === "schema" ? JSON.stringify(body).replace('"input_schema":{"type":"object"}', `"input_schema":${deep}`)
-        : JSON.stringify({ ...body, metadata: "@" }).replace('"@"', deep);
+        where === "body"
+          ? deep
+          : where === "content"
+            ? JSON.stringify({ ...body, messages: [{ role: "user", content: [{ type: "image", source: "@" }] }] }).replace('"@"', deep)
+            : where === "input"
+              ? JSON.stringify(body).replace('"input":{}', `"input":{"q":${deep}}`)
+              : where === "schema"
+                ? JSON.stringify(body).replace('"input_schema":{"type":"object"}', `"input_schema":${deep}`)
+                : JSON.stringify({ ...body, metadata: "@" }).replace('"@"', deep);
       out.push({ kind, body: text, message: "The request body nests deeper than 128 levels." });
     }
   }
@@ -153,7 +176,11 @@ const MB20 = 20 * 1024 * 1024;
 export function hugeBodies(): Malformed[] {
   const body = validBody();
   return [
-    { kind: "huge-prose", body: JSON.stringify({ ...body, messages: [{ role: "user", content: "lorem ipsum dolor ".repeat(MB20 / 18) }] }), startsWith: "prompt is too long: " },
+    {
+      kind: "huge-prose",
+      body: JSON.stringify({ ...body, messages: [{ role: "user", content: "lorem ipsum dolor ".repeat(MB20 / 18) }] }),
+      startsWith: "prompt is too long: ",
+    },
     { kind: "huge-run", body: JSON.stringify({ ...body, messages: [{ role: "user", content: "a".repeat(MB20) }] }), startsWith: "prompt is too long: " },
     { kind: "huge-model", body: JSON.stringify({ model: "m".repeat(MB20) }), message: "max_tokens: Field required" },
     { kind: "huge-string", body: JSON.stringify("s".repeat(MB20)), message: "The request body must be a JSON object." },

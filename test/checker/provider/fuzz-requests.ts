@@ -17,7 +17,23 @@ const pick = <T>(r: Random, items: readonly T[]): T => items[int(r, items.length
 
 const METHODS = ["POST", "POST", "POST", "POST", "POST", "POST", "GET", "PUT", "DELETE", "OPTIONS", "PATCH", "BREW", "P\u0000ST", "post"];
 
-const SCENARIOS = ["echo", "weather", "capital-weather", "runaway", "refusal", "truncated", "pause", "rate-limited", "overloaded", "server-errors", "bad-request", "drop-before-headers", "drop-mid-stream", "growing", "loop-cycle"];
+const SCENARIOS = [
+  "echo",
+  "weather",
+  "capital-weather",
+  "runaway",
+  "refusal",
+  "truncated",
+  "pause",
+  "rate-limited",
+  "overloaded",
+  "server-errors",
+  "bad-request",
+  "drop-before-headers",
+  "drop-mid-stream",
+  "growing",
+  "loop-cycle",
+];
 
 const ODD_PATHS = [
   "/s/%ZZ/v1/messages",
@@ -55,14 +71,29 @@ function path(r: Random): string {
   return `/s/${scenario}${options}/v1/messages${r() < 0.1 ? "/count_tokens" : ""}`;
 }
 
-const WRONG_TOOL_CHOICES: unknown[] = ["auto", 5, [], true, {}, { type: "function" }, { type: "required" }, { type: "TOOL" }, { type: 1 }, { type: "tool" }, { type: "tool", name: 5 }, { type: "auto", disable_parallel_tool_use: "yes" }, { type: "any", disable_parallel_tool_use: 1 }];
+const WRONG_TOOL_CHOICES: unknown[] = [
+  "auto",
+  5,
+  [],
+  true,
+  {},
+  { type: "function" },
+  { type: "required" },
+  { type: "TOOL" },
+  { type: 1 },
+  { type: "tool" },
+  { type: "tool", name: 5 },
+  { type: "auto", disable_parallel_tool_use: "yes" },
+  { type: "any", disable_parallel_tool_use: 1 },
+];
 
 function body(r: Random, seed: number): string | Buffer {
   const good = validBody();
   const roll = r();
   if (roll < 0.3) return JSON.stringify({ ...good, stream: r() < 0.3 });
   if (roll < 0.4) return JSON.stringify({ ...good, model: pick(r, ["gpt-4", "claude-3-opus", "", "m".repeat(300), "claude-sonnet-5", "claude-haiku-4-5"]) });
-  if (roll < 0.5) return `{"model":"claude-opus-5","max_tokens":${pick(r, ["3000000", "1e21", "2147483647", "128001", "-1", "0.5", "1e308"])},"messages":[{"role":"user","content":"hi"}]}`;
+  if (roll < 0.5)
+    return `{"model":"claude-opus-5","max_tokens":${pick(r, ["3000000", "1e21", "2147483647", "128001", "-1", "0.5", "1e308"])},"messages":[{"role":"user","content":"hi"}]}`;
   if (roll < 0.6) return JSON.stringify({ ...good, temperature: pick(r, [-5, 1e21, 1.5, -0.001, 0.7]) });
   if (roll < 0.7) return JSON.stringify({ ...good, tool_choice: pick(r, WRONG_TOOL_CHOICES) });
   if (roll < 0.75) return "";

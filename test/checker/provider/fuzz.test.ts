@@ -26,7 +26,8 @@ function problem(sent: Malformed, got: RawResponse): string | null {
   const requestId = got.headers.get("request-id");
   if (!body || Object.keys(body).join() !== "type,error,request_id" || body.type !== "error") return `shape: ${got.text.slice(0, 200)}`;
   if (Object.keys(body.error ?? {}).join() !== "type,message" || body.error!.type !== TYPE_OF[got.status]) return `error: ${JSON.stringify(body.error)}`;
-  if (typeof requestId !== "string" || !ID.request.test(requestId) || body.request_id !== requestId) return `request_id ${String(body.request_id)} / ${requestId}`;
+  if (typeof requestId !== "string" || !ID.request.test(requestId) || body.request_id !== requestId)
+    return `request_id ${String(body.request_id)} / ${requestId}`;
   const message = String(body.error!.message);
   if (sent.message !== undefined && message !== sent.message) return `message "${message.slice(0, 200)}", wanted "${sent.message}"`;
   const starts = sent.startsWith === undefined ? [] : [sent.startsWith].flat();
@@ -158,7 +159,11 @@ describe("fuzz: whole requests against lab provider", () => {
     const fuzzLatencies: number[] = [];
     const problems: string[] = [];
     for (let round = 0; round < 4; round++) {
-      const plain = await smallLatenciesUnder(lab.port, Array.from({ length: 100 }, () => SMALL), 6);
+      const plain = await smallLatenciesUnder(
+        lab.port,
+        Array.from({ length: 100 }, () => SMALL),
+        6,
+      );
       const fuzzed = await smallLatenciesUnder(lab.port, fuzz.slice(round * 100, round * 100 + 100), 6);
       plainLatencies.push(...plain.latencies);
       fuzzLatencies.push(...fuzzed.latencies);

@@ -33,8 +33,20 @@ async function send(count: number, from: number): Promise<void> {
   // A transcript resent each turn: the same document, then a new question, so counting stays cheap.
   const doc = document(1);
   for (let i = from; i < from + count; i++) {
-    const body = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: "user", content: doc }, { role: "assistant", content: "Read it." }, { role: "user", content: `question ${i}` }] });
-    const response = await fetch(`${provider().origin}/s/echo/v1/messages`, { method: "POST", headers: { "x-api-key": "memory", "anthropic-version": "2023-06-01" }, body });
+    const body = JSON.stringify({
+      model: MODEL,
+      max_tokens: 16,
+      messages: [
+        { role: "user", content: doc },
+        { role: "assistant", content: "Read it." },
+        { role: "user", content: `question ${i}` },
+      ],
+    });
+    const response = await fetch(`${provider().origin}/s/echo/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": "memory", "anthropic-version": "2023-06-01" },
+      body,
+    });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
   }

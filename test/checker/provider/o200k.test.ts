@@ -10,7 +10,7 @@ import { tempDir } from "../../support/temp-dir.js";
 const SAMPLES = [
   "",
   "Weather in Paris, Tokyo and Lima?",
-  "get_weather {\"city\":\"Lima\",\"day\":\"tomorrow\"}",
+  'get_weather {"city":"Lima","day":"tomorrow"}',
   "Температура в Софии — 14 °C, ветер 3 м/с. 東京は晴れ。 🌧️🌤️",
   "\u0000\u0001\t\r\n  \uFFFD trailing   ",
   "x".repeat(5000),
@@ -20,7 +20,39 @@ const SAMPLES = [
 
 /** Strings from pieces the o200k split pattern treats differently, lone surrogates included. */
 function randomTexts(count: number): string[] {
-  const pieces = ["a", "Z", " ", "  ", "\n", "\t", "é", "ß", "Ж", "щ", "東", "😀", "🌧️", "\u0301", "1", "23", "'s", "'LL", "\ud800", "\udfff", "<|endoftext|>", "ǅ", "ـ", "्", "٣", "\r\n", "/", "!!", "€", "\u00a0", "\u200b"];
+  const pieces = [
+    "a",
+    "Z",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "é",
+    "ß",
+    "Ж",
+    "щ",
+    "東",
+    "😀",
+    "🌧️",
+    "\u0301",
+    "1",
+    "23",
+    "'s",
+    "'LL",
+    "\ud800",
+    "\udfff",
+    "<|endoftext|>",
+    "ǅ",
+    "ـ",
+    "्",
+    "٣",
+    "\r\n",
+    "/",
+    "!!",
+    "€",
+    "\u00a0",
+    "\u200b",
+  ];
   let seed = 7;
   const next = (below: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * below;
   return Array.from({ length: count }, () => Array.from({ length: Math.floor(next(60)) }, () => pieces[Math.floor(next(pieces.length))]).join(""));

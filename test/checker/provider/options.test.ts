@@ -58,7 +58,13 @@ describe("declarations", () => {
   });
 
   it("accepts the values the lessons use", async () => {
-    for (const path of ["/s/rate-limited/faults=0/retryAfter=7", "/s/rate-limited/faults=0/retryAfterMs=5", "/s/server-errors/faults=0/status=503", "/s/growing/turns=5/grow=200", "/s/loop-repeat/stubborn=1"]) {
+    for (const path of [
+      "/s/rate-limited/faults=0/retryAfter=7",
+      "/s/rate-limited/faults=0/retryAfterMs=5",
+      "/s/server-errors/faults=0/status=503",
+      "/s/growing/turns=5/grow=200",
+      "/s/loop-repeat/stubborn=1",
+    ]) {
       expect((await send(path)).status, path).toBe(200);
     }
     const scripted = await send("/s/bad-request/shouldRetry=true");

@@ -16,7 +16,10 @@ describe("the SDK's default retries", () => {
     const message = await client.messages.create(ask("retry me"));
     expect(message.content).toEqual([{ type: "text", text: "Done: retry me" }]);
     const exchanges = exchangesOf(apiKey);
-    expect(exchanges.map((e) => [e.status, e.attempt])).toEqual([[429, 1], [200, 2]]);
+    expect(exchanges.map((e) => [e.status, e.attempt])).toEqual([
+      [429, 1],
+      [200, 2],
+    ]);
   });
 
   it("get through the default two faults with maxRetries 2", async () => {
@@ -68,7 +71,10 @@ describe("fault attempt counters", () => {
     const client = clientFor(provider(), "drop-before-headers", { apiKey });
     expect(await rejection(client.messages.create(ask("reconnect")))).toBeInstanceOf(Anthropic.APIConnectionError);
     expect((await client.messages.create(ask("reconnect"))).stop_reason).toBe("end_turn");
-    expect(exchangesOf(apiKey).map((e) => [e.outcome, e.attempt])).toEqual([["dropped", 1], ["message", 2]]);
+    expect(exchangesOf(apiKey).map((e) => [e.outcome, e.attempt])).toEqual([
+      ["dropped", 1],
+      ["message", 2],
+    ]);
   });
 
   it("keep separate counts for separate API keys and scenario options", async () => {

@@ -27,8 +27,7 @@ function desk(goal: string, offered: string[], override: Tools = {}, maxCalls = 
   return drive(clientFor(provider(), "support-desk"), goal, { tools, maxCalls, request: { tools: offered.map(definition) } });
 }
 
-const names = (run: Awaited<ReturnType<typeof desk>>) =>
-  run.replies.flatMap((r) => r.content.flatMap((b) => (b.type === "tool_use" ? [b.name] : [])));
+const names = (run: Awaited<ReturnType<typeof desk>>) => run.replies.flatMap((r) => r.content.flatMap((b) => (b.type === "tool_use" ? [b.name] : [])));
 const answer = (run: Awaited<ReturnType<typeof desk>>) => (run.final.content[0] as Anthropic.TextBlock).text;
 
 describe("support-desk", () => {

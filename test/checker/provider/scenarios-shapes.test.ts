@@ -10,7 +10,12 @@ const provider = useProvider();
 
 const answer = (message: Anthropic.Message) => (message.content[0] as Anthropic.TextBlock).text;
 const calls = (replies: Anthropic.Message[]) =>
-  replies.map((r) => r.content.filter((b) => b.type === "tool_use").map((b) => `${b.name} ${JSON.stringify(b.input)}`).join(" + "));
+  replies.map((r) =>
+    r.content
+      .filter((b) => b.type === "tool_use")
+      .map((b) => `${b.name} ${JSON.stringify(b.input)}`)
+      .join(" + "),
+  );
 
 describe("runaway", () => {
   it("asks for list_files on every turn and never ends", async () => {
@@ -36,7 +41,15 @@ describe("growing", () => {
 describe.each([
   ["loop-repeat", ['search_docs {"q":"rate limit"}', 'search_docs {"q":"rate limit"}']],
   ["loop-cycle", ['read_file {"path":"config.yaml"}', 'write_file {"path":"config.yaml","content":"retries: 3\\n"}', 'read_file {"path":"config.yaml"}']],
-  ["loop-stall", ['edit_file {"path":"app.py","patch":"attempt 1"}', 'run_tests {"after_patch":1}', 'edit_file {"path":"app.py","patch":"attempt 2"}', 'run_tests {"after_patch":2}']],
+  [
+    "loop-stall",
+    [
+      'edit_file {"path":"app.py","patch":"attempt 1"}',
+      'run_tests {"after_patch":1}',
+      'edit_file {"path":"app.py","patch":"attempt 2"}',
+      'run_tests {"after_patch":2}',
+    ],
+  ],
 ])("%s", (scenario, shape) => {
   const ok = () => "ok";
   const tools = { search_docs: ok, read_file: ok, write_file: ok, run_tests: () => "3 failed", edit_file: ok };
@@ -52,9 +65,7 @@ describe.each([
     const nudge = () => ({ text: "zzz", isError: true });
     const run = await drive(clientFor(provider(), scenario), "Fix it.", { tools: { ...tools, [first]: nudge } });
     expect(run.calls).toBe(2);
-    expect(answer(run.final)).toBe(
-      "I was going round in circles, so I stopped after 1 tool calls. What blocks me: nothing I try changes the result.",
-    );
+    expect(answer(run.final)).toBe("I was going round in circles, so I stopped after 1 tool calls. What blocks me: nothing I try changes the result.");
   });
 
   it("takes no notice of a nudge's words when the result is not marked is_error", async () => {
@@ -95,7 +106,10 @@ describe("stop reasons", () => {
     const first = await client.messages.create(ask("Research this."));
     expect(first.stop_reason).toBe("pause_turn");
     expect(answer(first)).toBe("Looking through the sources…");
-    const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Research this." }, { role: "assistant", content: first.content }];
+    const messages: Anthropic.MessageParam[] = [
+      { role: "user", content: "Research this." },
+      { role: "assistant", content: first.content },
+    ];
     const second = await client.messages.create({ ...ask(""), messages });
     expect(second.stop_reason).toBe("end_turn");
     expect(answer(second)).toBe("Here is the rest of the answer.");

@@ -45,8 +45,7 @@ describe("plan", () => {
 
 describe("recover", () => {
   const listing = () => "access.log\nerror-2024.log";
-  const read = (text: string) => (input: Record<string, unknown>) =>
-    input["path"] === "timeout.log" ? { text, isError: true } : "connection reset by peer";
+  const read = (text: string) => (input: Record<string, unknown>) => (input["path"] === "timeout.log" ? { text, isError: true } : "connection reset by peer");
 
   it("recovers when the error it gets back says to call list_files", async () => {
     const result = await run("recover", "What went wrong?", {

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { ask, clientFor, useProvider } from "./support.js";
 
 const provider = useProvider({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
-const head = (length: number) => `POST /s/echo/v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`;
+const head = (length: number) =>
+  `POST /s/echo/v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`;
 
 /** Sends `bytes` and never more; resolves "closed" when the server ends the socket, "open" if it has not after `waitMs`. */
 function sendAndStall(bytes: string, waitMs: number): Promise<"closed" | "open"> {

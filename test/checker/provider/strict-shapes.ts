@@ -116,4 +116,3 @@ export const streamEvent = byType({
   message_stop: object({ type: literal("message_stop") }),
   ping: object({ type: literal("ping") }),
 });
-

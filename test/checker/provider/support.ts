@@ -204,7 +204,9 @@ export function notErrorShape(reply: { status: number; headers: Record<string, s
   if (reply.status < 400 || reply.status > 599) return `status ${reply.status}`;
   if (!body || Object.keys(body).join() !== "type,error,request_id" || body.type !== "error") return `shape ${JSON.stringify(body)?.slice(0, 200)}`;
   if (Object.keys(body.error ?? {}).join() !== "type,message" || typeof body.error!.message !== "string") return `error ${JSON.stringify(body.error)}`;
-  if (body.error!.type !== TYPE_OF_STATUS[reply.status] && !(reply.status >= 500 && body.error!.type === "api_error")) return `type ${String(body.error!.type)} for ${reply.status}`;
-  if (typeof requestId !== "string" || !ID.request.test(requestId) || body.request_id !== requestId) return `request_id ${String(body.request_id)} / ${requestId}`;
+  if (body.error!.type !== TYPE_OF_STATUS[reply.status] && !(reply.status >= 500 && body.error!.type === "api_error"))
+    return `type ${String(body.error!.type)} for ${reply.status}`;
+  if (typeof requestId !== "string" || !ID.request.test(requestId) || body.request_id !== requestId)
+    return `request_id ${String(body.request_id)} / ${requestId}`;
   return null;
 }

@@ -46,7 +46,16 @@ const CONVERSATION: Anthropic.MessageParam[] = [
 const REQUESTS: Array<[string, Anthropic.MessageCreateParamsNonStreaming]> = [
   ["a one-line prompt", ask("How many tokens is this sentence?")],
   ["a system string and tools", { ...ask("Weather in Oslo?"), system: "You are terse.", tools: TOOLS }],
-  ["system blocks with cache_control", { ...ask("hi"), system: [{ type: "text", text: "Rules.", cache_control: { type: "ephemeral" } }, { type: "text", text: "More rules." }] }],
+  [
+    "system blocks with cache_control",
+    {
+      ...ask("hi"),
+      system: [
+        { type: "text", text: "Rules.", cache_control: { type: "ephemeral" } },
+        { type: "text", text: "More rules." },
+      ],
+    },
+  ],
   ["a tool round trip with an unknown block type", { model: MODEL, max_tokens: 512, tools: TOOLS, messages: CONVERSATION }],
   ["a 10,000-character run without spaces", ask(`see ${"abc123".repeat(1700)} end`)],
 ];

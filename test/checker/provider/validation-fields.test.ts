@@ -49,7 +49,11 @@ const CASES: Array<[string, Body | unknown, string]> = [
   ["a tool name with a space", { ...base(), tools: [tool({ name: "get weather" })] }, "tools.0.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"],
   ["two tools of one name", { ...base(), tools: [tool(), tool()] }, "tools: Tool names must be unique. Found duplicate: get_weather"],
   ["a tool without input_schema", { ...base(), tools: [{ name: "t" }] }, "tools.0.input_schema: Field required"],
-  ["a cache_control of another type", { ...base(), system: [{ type: "text", text: "s", cache_control: { type: "persistent" } }] }, "system.0.cache_control.type: Input should be 'ephemeral'"],
+  [
+    "a cache_control of another type",
+    { ...base(), system: [{ type: "text", text: "s", cache_control: { type: "persistent" } }] },
+    "system.0.cache_control.type: Input should be 'ephemeral'",
+  ],
   ["a cache_control ttl of 2h", { ...base(), cache_control: cc({ ttl: "2h" }) }, "cache_control.ttl: Input should be '5m' or '1h'"],
   ["a string stream", { ...base(), stream: "yes" }, "stream: Input should be a valid boolean"],
   ["a string temperature", { ...base(), temperature: "hot" }, "temperature: Input should be a valid number"],

@@ -41,20 +41,24 @@ const modes = [
   ["without one (tracked by the guard)", "off", process.platform === "linux"],
 ] as const;
 
-test.each(modes)("a detached child started by learner code is gone once the run is over: %s", async (_mode, setting, applies) => {
-  if (!applies) return;
-  process.env[PID_NAMESPACE_ENV] = setting;
-  const dir = tempDir("detached");
-  const pidFile = join(dir, "child.pid");
-  const runner = await Runner.create({ timeoutSeconds: 20 });
-  let pid = 0;
-  try {
-    const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile) });
-    expect(result.status).toBe("passed");
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
-    pid = Number(readFileSync(pidFile, "utf8"));
-  } finally {
-    await runner.close();
-  }
-  await until(() => !alive(pid), "the detached child to end", 5_000, 20);
-}, 60_000);
+test.each(modes)(
+  "a detached child started by learner code is gone once the run is over: %s",
+  async (_mode, setting, applies) => {
+    if (!applies) return;
+    process.env[PID_NAMESPACE_ENV] = setting;
+    const dir = tempDir("detached");
+    const pidFile = join(dir, "child.pid");
+    const runner = await Runner.create({ timeoutSeconds: 20 });
+    let pid = 0;
+    try {
+      const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile) });
+      expect(result.status).toBe("passed");
+      await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
+      pid = Number(readFileSync(pidFile, "utf8"));
+    } finally {
+      await runner.close();
+    }
+    await until(() => !alive(pid), "the detached child to end", 5_000, 20);
+  },
+  60_000,
+);

@@ -57,7 +57,9 @@ describe("judgeResolved: where a resolved import really is", () => {
   });
 
   test("the refusal names the import, shortened when long", () => {
-    expect(refusedImport("/etc/passwd?raw", "query")).toBe('lab refused to load "/etc/passwd?raw": a query suffix (?raw, ?url, ?inline…) reads a file as data.');
+    expect(refusedImport("/etc/passwd?raw", "query")).toBe(
+      'lab refused to load "/etc/passwd?raw": a query suffix (?raw, ?url, ?inline…) reads a file as data.',
+    );
     expect(refusedImport(`/${"a".repeat(300)}`, "outside")).toMatch(/^lab refused to load "\/a{159}…": it is outside your file's folder\.$/);
   });
 });

@@ -29,10 +29,12 @@ test("a worker killed once no task listens for it (abort after its files finishe
   // What vitest's pool runner attaches: an exit becomes an "error" on its own emitter, whose
   // listener is the task's and is gone once the task finished or was cancelled.
   const runnerEvents = new EventEmitter();
-  const exited = new Promise<void>((done) => worker.on("exit", () => {
-    done();
-    runnerEvents.emit("error", new Error("Worker exited unexpectedly"));
-  }));
+  const exited = new Promise<void>((done) =>
+    worker.on("exit", () => {
+      done();
+      runnerEvents.emit("error", new Error("Worker exited unexpectedly"));
+    }),
+  );
   spares.killAll();
   await exited;
   await new Promise((resolve) => setImmediate(resolve));
@@ -88,7 +90,9 @@ test("taking a spare whose stdin is already closed (it is dying) is no uncaught 
   const namespace = process.env[PID_NAMESPACE_ENV];
   process.env[PID_NAMESPACE_ENV] = "off";
   onTestFinished(() => void (namespace === undefined ? delete process.env[PID_NAMESPACE_ENV] : (process.env[PID_NAMESPACE_ENV] = namespace)));
-  const { spares, spec } = await spareWith(`import { closeSync, writeFileSync } from "node:fs";\ncloseSync(0);\nwriteFileSync(MARKER, "closed");\nsetInterval(() => {}, 1000);\n`);
+  const { spares, spec } = await spareWith(
+    `import { closeSync, writeFileSync } from "node:fs";\ncloseSync(0);\nwriteFileSync(MARKER, "closed");\nsetInterval(() => {}, 1000);\n`,
+  );
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on("uncaughtException", onUncaught);
@@ -104,7 +108,9 @@ test("taking a spare whose stdin is already closed (it is dying) is no uncaught 
 });
 
 test("a worker starts with a young generation large enough that a run allocates without collecting", async () => {
-  const { spares, marker } = await spareWith(`import { writeFileSync } from "node:fs";\nimport { getHeapSpaceStatistics } from "node:v8";\nwriteFileSync(MARKER, String(getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size));\n`);
+  const { spares, marker } = await spareWith(
+    `import { writeFileSync } from "node:fs";\nimport { getHeapSpaceStatistics } from "node:v8";\nwriteFileSync(MARKER, String(getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size));\n`,
+  );
   spares.killAll();
   expect(Number(readFileSync(marker, "utf8"))).toBe(YOUNG_GENERATION_MB * 1024 * 1024);
 });

@@ -42,7 +42,11 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   expect(stale).toHaveLength(1);
   const next = spawnSync(
     process.execPath,
-    ["--input-type=module", "-e", `import { Runner } from ${JSON.stringify(join(root, "dist/checker/run/runner.js"))}; const r = await Runner.create(); await r.close();`],
+    [
+      "--input-type=module",
+      "-e",
+      `import { Runner } from ${JSON.stringify(join(root, "dist/checker/run/runner.js"))}; const r = await Runner.create(); await r.close();`,
+    ],
     { encoding: "utf8", env: { ...process.env, TMPDIR: dir } },
   );
   expect(next.status).toBe(0);

@@ -49,7 +49,10 @@ test("runs of different owners never share a process", async () => {
   const files = ["ada", "ben"].map((owner) => {
     const dir = tempDir(`owner-${owner}`);
     const file = join(dir, "01-adder.ts");
-    writeFileSync(file, `import { appendFileSync, readlinkSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n${readFileSync(adder!.solution, "utf8")}`);
+    writeFileSync(
+      file,
+      `import { appendFileSync, readlinkSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n${readFileSync(adder!.solution, "utf8")}`,
+    );
     return { file, owner: dir };
   });
   for (const { file, owner } of [...files, files[0]!]) {

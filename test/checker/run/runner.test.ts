@@ -114,9 +114,7 @@ describe("learner code that misbehaves", () => {
     const before = await secondsOf(adder.solution);
     const { result, seconds } = await secondsOf(file);
     expect(result.status).toBe("timeout");
-    expect(result.error!.message).toBe(
-      "The run did not finish in 3 s: look for a loop that never ends or a promise that never settles.",
-    );
+    expect(result.error!.message).toBe("The run did not finish in 3 s: look for a loop that never ends or a promise that never settles.");
     expect(result.tests.every((t) => t.state !== "passed" || t.name.includes("echo") || t.name.includes("instance"))).toBe(true);
     expect(seconds).toBeGreaterThanOrEqual(LIMIT_SECONDS - 0.1);
     const after = await secondsOf(adder.solution);

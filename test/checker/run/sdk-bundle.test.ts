@@ -10,7 +10,12 @@ const bundle = (rel: string) => import(pathToFileURL(join(SDK_BUNDLE_DIR, rel)).
 const dir = tempDir("sdk-bundle");
 
 test("the bundle's entries, main and subpaths, share one set of classes", async () => {
-  const [main, error, coreError, messages] = await Promise.all([bundle("index.mjs"), bundle("error.mjs"), bundle("core/error.mjs"), bundle("resources/messages/messages.mjs")]);
+  const [main, error, coreError, messages] = await Promise.all([
+    bundle("index.mjs"),
+    bundle("error.mjs"),
+    bundle("core/error.mjs"),
+    bundle("resources/messages/messages.mjs"),
+  ]);
   expect(main.default.RateLimitError).toBe(coreError.RateLimitError);
   expect(main.APIError).toBe(error.APIError);
   expect(new main.default({ apiKey: "k" }).messages).toBeInstanceOf(messages.Messages);

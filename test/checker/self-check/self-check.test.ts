@@ -60,17 +60,25 @@ test("a correct tier 3 reference passes the self-check", async () => {
 });
 
 test("an alternative that fails a hidden test, or does not load, fails the self-check", async () => {
-  const exercise = fixtureCopy({ files: { "alternatives/blind.ts": blind, "alternatives/unfinished.ts": "export const add = (a: number, b: number) => a +;\n" } });
+  const exercise = fixtureCopy({
+    files: { "alternatives/blind.ts": blind, "alternatives/unfinished.ts": "export const add = (a: number, b: number) => a +;\n" },
+  });
   const [verdict] = await selfCheck(runner, [exercise]);
   expect(verdict!.alternatives.map((a) => a.file)).toEqual(["alternatives/blind.ts", "alternatives/sum-by-reduce.ts", "alternatives/unfinished.ts"]);
   expect(verdict!.problems).toEqual([
     SELF_CHECK_MESSAGES.correctFileFails("alternatives/blind.ts", CJS, WHY_BLIND),
-    SELF_CHECK_MESSAGES.correctFileError("alternatives/unfinished.ts", `Syntax error in ${join(exercise.dir, "alternatives/unfinished.ts")}:1:49: Unexpected token`),
+    SELF_CHECK_MESSAGES.correctFileError(
+      "alternatives/unfinished.ts",
+      `Syntax error in ${join(exercise.dir, "alternatives/unfinished.ts")}:1:49: Unexpected token`,
+    ),
   ]);
 });
 
 test("a stub that already passes a test is reported, because that test cannot fail", async () => {
-  const stubSource = solution.replace(/export async function echoSum[\s\S]*$/, 'export async function echoSum(): Promise<string> {\n  throw new Error("not implemented");\n}\nexport async function isRateLimit(): Promise<boolean> {\n  throw new Error("not implemented");\n}\n');
+  const stubSource = solution.replace(
+    /export async function echoSum[\s\S]*$/,
+    'export async function echoSum(): Promise<string> {\n  throw new Error("not implemented");\n}\nexport async function isRateLimit(): Promise<boolean> {\n  throw new Error("not implemented");\n}\n',
+  );
   const [verdict] = await selfCheck(runner, [fixtureCopy({ stubSource })]);
   expect(verdict!.problems).toEqual([SELF_CHECK_MESSAGES.stubPasses(ADDS)]);
 });

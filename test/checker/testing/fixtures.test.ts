@@ -23,14 +23,21 @@ describe("exercise 8's fixtures", () => {
       expect(readlinkSync(link)).toBe(target);
     }
     const git = spawnSync("git", ["ls-files", "-s", "--", "fixtures"], { cwd: OFFLOADING, encoding: "utf8" });
-    const modes = Object.fromEntries(git.stdout.trim().split("\n").map((line) => [line.split("\t")[1], line.split(" ")[0]]));
+    const modes = Object.fromEntries(
+      git.stdout
+        .trim()
+        .split("\n")
+        .map((line) => [line.split("\t")[1], line.split(" ")[0]]),
+    );
     expect(Object.keys(LINKS).map((path) => modes[`fixtures/${path}`])).toEqual(["120000", "120000"]);
   });
 
   test("are laid down as the same relative links, which resolve inside the copy", () => {
     const copy = layFixtures(OFFLOADING, "08-offloading", tempDir("fixtures-lay"))!;
     for (const [path, target] of Object.entries(LINKS)) expect(readlinkSync(join(copy, path))).toBe(target);
-    expect(readFileSync(join(copy, "planted-link/agent-artifacts/innocent.txt"), "utf8")).toBe(readFileSync(join(copy, "planted-link/outside/secret.txt"), "utf8"));
+    expect(readFileSync(join(copy, "planted-link/agent-artifacts/innocent.txt"), "utf8")).toBe(
+      readFileSync(join(copy, "planted-link/outside/secret.txt"), "utf8"),
+    );
     expect(realpathSync(join(copy, "linked-root/artifacts-link"))).toBe(realpathSync(join(copy, "linked-root/real-artifacts")));
   });
 
@@ -54,7 +61,10 @@ describe("laying fixtures down", () => {
     return dir;
   }
 
-  test.each([["an absolute link", "/etc/passwd"], ["a link that climbs out", "../../outside.txt"]])("%s is refused, and nothing is copied", (_, target) => {
+  test.each([
+    ["an absolute link", "/etc/passwd"],
+    ["a link that climbs out", "../../outside.txt"],
+  ])("%s is refused, and nothing is copied", (_, target) => {
     const into = tempDir("fixtures-into");
     expect(() => layFixtures(exerciseWithLink(target), "99-x", into)).toThrow(FIXTURE_ERRORS.linkOutside("inner/link", target));
     expect(() => lstatSync(join(into, "99-x"))).toThrow(/ENOENT/);
@@ -78,7 +88,9 @@ describe("laying fixtures down", () => {
     process.env[FIXTURES_ENV] = workerSandbox([], 512, tmp).env[FIXTURES_ENV];
     expect(process.env[FIXTURES_ENV]).toBe(fixturesIn(tmp));
     expect(() => exerciseFixtures("08-offloading", "/nowhere")).toThrow(FIXTURE_ERRORS.notLaid("08-offloading", fixturesIn(tmp)));
-    expect(FIXTURE_ERRORS.notLaid("08-offloading", "/t")).toBe("The lab laid no fixtures for 08-offloading in /t: this worker may not make them itself (it runs walled off).");
+    expect(FIXTURE_ERRORS.notLaid("08-offloading", "/t")).toBe(
+      "The lab laid no fixtures for 08-offloading in /t: this worker may not make them itself (it runs walled off).",
+    );
     const laid = layFixtures(OFFLOADING, "08-offloading", fixturesIn(tmp));
     expect(exerciseFixtures("08-offloading", "/nowhere")).toBe(laid);
   });

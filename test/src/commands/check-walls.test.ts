@@ -44,7 +44,9 @@ describe("lab check --file on a file outside the workspace", () => {
   });
 
   test("readFileSync of a file outside is denied and the secret is printed nowhere", async () => {
-    const run = await check((secret) => `import { readFileSync } from "node:fs";\n${solution}\nthrow new Error(readFileSync(${JSON.stringify(secret)}, "utf8"));\n`);
+    const run = await check(
+      (secret) => `import { readFileSync } from "node:fs";\n${solution}\nthrow new Error(readFileSync(${JSON.stringify(secret)}, "utf8"));\n`,
+    );
     expect(run.code).toBe(1);
     expect(run.out).toContain("Access to this API has been restricted");
     expect(run.out + run.err).not.toContain(SECRET);

@@ -36,7 +36,12 @@ describe("lab check on the fixture exercise", () => {
     const { cwd } = project();
     const io = captureIo(cwd);
     expect(await checkCommand("1", { file: join(fixture, "exercises/01-adder/stub.ts") }, io, paths)).toBe(1);
-    expect(io.out().split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(3);
+    expect(
+      io
+        .out()
+        .split("\n")
+        .filter((l) => l.startsWith("  FAIL  ")),
+    ).toHaveLength(3);
     expect(io.out().trimEnd().split("\n").at(-1)).toBe("0 passed, 3 failed");
     // In the learner's words: nothing written yet, so no bug of theirs to explain.
     expect(io.out().split('Not started yet: this still throws the stub\'s "not implemented". Replace the throw with your code.').length - 1).toBe(3);

@@ -92,7 +92,10 @@ describe("lab provider", () => {
     await run.waitFor(/POST \/s\/hello\/v1\/messages {2}200/);
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
-    const lines = readFileSync(join(cwd, "log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { path: string; status: number; scenario: string });
+    const lines = readFileSync(join(cwd, "log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { path: string; status: number; scenario: string });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ path: "/s/hello/v1/messages", status: 200, scenario: "hello" });
   });
@@ -123,7 +126,10 @@ describe("lab provider", () => {
 
   test("a scenario whose options are not declared with the helpers is refused when loaded", async () => {
     const cwd = tempDir("provider-cmd");
-    writeFileSync(join(cwd, "odd.ts"), `export default [{ name: "odd", description: "d", options: { n: "int" }, reply: () => ({ kind: "drop", when: "before-headers" }) }];\n`);
+    writeFileSync(
+      join(cwd, "odd.ts"),
+      `export default [{ name: "odd", description: "d", options: { n: "int" }, reply: () => ({ kind: "drop", when: "before-headers" }) }];\n`,
+    );
     const run = lab(["provider", "--port", "0", "--scenarios", "odd.ts"], cwd);
     expect(await run.exited).toBe(1);
     expect(run.err()).toBe(`${PROVIDER_MESSAGES.badScenario(join(cwd, "odd.ts"), 0)}\n`);

@@ -20,7 +20,11 @@ function lab(args: string[], cwd: string): Promise<{ code: number | null; stdout
 }
 
 /** The cells after a label in the final table, split at spaces. */
-const cells = (stdout: string, label: string) => stdout.match(new RegExp(`^  ${label}\\s+(.+)$`, "m"))?.[1]?.trim().split(/\s+/) ?? [];
+const cells = (stdout: string, label: string) =>
+  stdout
+    .match(new RegExp(`^  ${label}\\s+(.+)$`, "m"))?.[1]
+    ?.trim()
+    .split(/\s+/) ?? [];
 const row = (stdout: string, label: string) => cells(stdout, label)[0];
 
 /** The chapter's walk-through for acme: dollars per turn and in all, shares in percent, the hit rate. */
@@ -46,7 +50,10 @@ test("lab triage runs the acme walk-through as a process and ends with where the
 
   const answer = stdout.slice(stdout.indexOf("Answer (answered):"));
   expect(answer).toMatch(/Claim 2: [^[]*\[src:\/tmp\/agent-artifacts\/search_docs-[0-9a-f]{8}\.txt\]/);
-  expect(stdout.split("\n").filter((l) => [...l].length > 80), "every line fits 80 columns").toEqual([]);
+  expect(
+    stdout.split("\n").filter((l) => [...l].length > 80),
+    "every line fits 80 columns",
+  ).toEqual([]);
   expect(answer).toMatch(/^Citations: \/tmp\/agent-artifacts\/search_docs-/m);
 
   // The final table agrees with the turns streamed above it, and with the chapter's walk-through.

@@ -35,12 +35,16 @@ describe("loading lab.config.ts", () => {
 
   test("a bad value names the field and the file", async () => {
     const dir = project(wrap(`{ timeoutSeconds: "ten" }`));
-    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a number of seconds above 0 and at most 3600 (got "ten").`);
+    await expect(loadConfig(dir)).rejects.toThrow(
+      `${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a number of seconds above 0 and at most 3600 (got "ten").`,
+    );
   });
 
   test("a time limit past an hour is refused (1e9 would overflow Node's timer and fail every run after 1 s)", async () => {
     const dir = project(wrap(`{ timeoutSeconds: 1e9 }`));
-    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a number of seconds above 0 and at most 3600 (got 1000000000).`);
+    await expect(loadConfig(dir)).rejects.toThrow(
+      `${join(dir, "lab.config.ts")}: "timeoutSeconds" must be a number of seconds above 0 and at most 3600 (got 1000000000).`,
+    );
   });
 
   test("a config file without a default export is an error, not silently ignored", async () => {
@@ -69,8 +73,6 @@ describe("loading lab.config.ts", () => {
 
   test("an import other than harness-lab is refused in one sentence", async () => {
     const dir = project(`import x from "left-pad";\nexport default { editor: x };\n`);
-    await expect(loadConfig(dir)).rejects.toThrow(
-      `${join(dir, "lab.config.ts")}: may only import "harness-lab" and node: built-ins (found "left-pad").`,
-    );
+    await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: may only import "harness-lab" and node: built-ins (found "left-pad").`);
   });
 });

@@ -51,7 +51,10 @@ describe("countCodeLines: non-blank, non-comment lines", () => {
       const source = readFileSync(file, "utf8");
       const chars = source.split("");
       for (const c of parseSync(file, source).comments) for (let i = c.start; i < c.end; i++) if (chars[i] !== "\n") chars[i] = " ";
-      const expected = chars.join("").split("\n").filter((l) => l.trim() !== "").length;
+      const expected = chars
+        .join("")
+        .split("\n")
+        .filter((l) => l.trim() !== "").length;
       expect(countCodeLines(source), file).toBe(expected);
     }
   });

@@ -40,7 +40,9 @@ test("over both targets, slower than the best, and compared with the last five",
 test("a new best, an equal best, and a peeked attempt that cannot be one", () => {
   expect(resultLines(attempt({ seconds: 200 }), [green(245)], targets)[3]).toBe("New personal best: 0:45 faster than 4:05.");
   expect(resultLines(attempt({ seconds: 245.4 }), [green(244.6)], targets)[3]).toBe("Equal to your personal best, 4:05.");
-  expect(resultLines(attempt({ peeked: true, seconds: 10 }), [green(245)], targets)[3]).toBe("Peeked, so it does not count as a personal best (your best: 4:05).");
+  expect(resultLines(attempt({ peeked: true, seconds: 10 }), [green(245)], targets)[3]).toBe(
+    "Peeked, so it does not count as a personal best (your best: 4:05).",
+  );
   expect(resultLines(attempt({ peeked: true }), [], targets)[0]).toBe("Green in 4:05 · 23 lines · 6 runs · peeked");
   expect(resultLines(attempt({ peeked: true }), [], targets)[3]).toBe("Peeked, so it does not count as a personal best.");
 });

@@ -52,7 +52,10 @@ test("--history with no history at all", async () => {
 
 test("lab list shows the best time lab drill recorded", async () => {
   dir.mkLab();
-  writeFileSync(dir.labFile("drills.jsonl"), [line({ seconds: 200, peeked: true }), line({ seconds: 245 }), line({ seconds: 30, passed: false, abandoned: true })].join("\n"));
+  writeFileSync(
+    dir.labFile("drills.jsonl"),
+    [line({ seconds: 200, peeked: true }), line({ seconds: 245 }), line({ seconds: 30, passed: false, abandoned: true })].join("\n"),
+  );
   const io = dir.io();
   expect(await listCommand(io, FIXTURE_PATHS)).toBe(0);
   expect(out(io).split("\n")[0]).toContain("Best drill");

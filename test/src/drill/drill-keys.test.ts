@@ -6,9 +6,16 @@ import { screenReducer } from "../../../src/screen/screen-state.js";
 import { fresh as freshScreen } from "../screen/fixtures.js";
 
 const drill = (...actions: DrillAction[]) =>
-  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "T" }, attempt: 1, file: "/f.ts", given: "", questions: [{ q: "Why?", a: "Because." }] }));
+  actions.reduce(
+    drillReducer,
+    initialDrillState({ exercise: { number: 1, title: "T" }, attempt: 1, file: "/f.ts", given: "", questions: [{ q: "Why?", a: "Because." }] }),
+  );
 const screen = freshScreen(); // tiers 1 and 3
-const green: DrillAction[] = [{ type: "saved", at: 0 }, { type: "run-started", at: 1, version: "solved" }, { type: "run-finished", at: 2, passed: true }];
+const green: DrillAction[] = [
+  { type: "saved", at: 0 },
+  { type: "run-started", at: 1, version: "solved" },
+  { type: "run-finished", at: 2, passed: true },
+];
 
 test("q gives up, r reruns, h l s and the exercise's tiers ask to open; a tier it lacks does nothing", () => {
   expect(drillCommandForKey("q", {}, drill(), screen)).toEqual({ kind: "quit" });
@@ -32,7 +39,10 @@ test("with a pane open, arrows scroll and escape closes it", () => {
   const withPane = screenReducer(screen, { type: "pane-opened", title: "Lesson", text: "a\nb", kind: "markdown" });
   expect(drillCommandForKey("", { escape: true }, drill(), withPane)).toEqual({ kind: "close-pane" });
   expect(drillCommandForKey("j", {}, drill(), withPane)).toEqual({ kind: "scroll", by: 1 });
-  expect(drillCommandForKey(" ", {}, drill(), withPane)).toEqual({ kind: "scroll", by: drillPaneRows({ screen: withPane, drill: drill(), interactive: true }) });
+  expect(drillCommandForKey(" ", {}, drill(), withPane)).toEqual({
+    kind: "scroll",
+    by: drillPaneRows({ screen: withPane, drill: drill(), interactive: true }),
+  });
 });
 
 test("typing an answer: every printable key is text, q and y included; backspace and enter act", () => {
@@ -55,11 +65,26 @@ test("judging: y right, n wrong, q quits; once every question is marked, the usu
 });
 
 test("keys that arrive in one chunk are taken one at a time: a mark, then the next answer's text", () => {
-  expect(splitKeys("yids", {})).toEqual([["y", {}], ["i", {}], ["d", {}], ["s", {}]]);
-  expect(splitKeys("cd\u007Fe\r", {})).toEqual([["c", {}], ["d", {}], ["", { backspace: true }], ["e", {}], ["", { return: true }]]);
+  expect(splitKeys("yids", {})).toEqual([
+    ["y", {}],
+    ["i", {}],
+    ["d", {}],
+    ["s", {}],
+  ]);
+  expect(splitKeys("cd\u007Fe\r", {})).toEqual([
+    ["c", {}],
+    ["d", {}],
+    ["", { backspace: true }],
+    ["e", {}],
+    ["", { return: true }],
+  ]);
   // a pasted line break is a space, so a paste cannot submit and then mark
   expect(splitKeys("one\nyes", {})).toEqual([..."one yes"].map((c) => [c, {}]));
-  expect(splitKeys("a\tb\u0001", {})).toEqual([["a", {}], [" ", {}], ["b", {}]]);
+  expect(splitKeys("a\tb\u0001", {})).toEqual([
+    ["a", {}],
+    [" ", {}],
+    ["b", {}],
+  ]);
   expect(splitKeys("q", {})).toEqual([["q", {}]]);
   expect(splitKeys("[A", { upArrow: true })).toEqual([["[A", { upArrow: true }]]);
 });

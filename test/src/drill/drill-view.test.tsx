@@ -10,11 +10,16 @@ afterEach(() => cleanup());
 
 const targets = { seconds: 600, lines: 25 };
 const drillAfter = (...actions: DrillAction[]) =>
-  actions.reduce(drillReducer, initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "" }));
+  actions.reduce(
+    drillReducer,
+    initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "" }),
+  );
 const screenAfter = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fresh({ file: "/ws/drills/01-tool-loop.2.ts" }));
 const started: ScreenAction = { type: "run-started", exercise: "01-tool-loop", file: "/ws/drills/01-tool-loop.2.ts" };
 const frame = (screen: ReturnType<typeof screenAfter>, drill: ReturnType<typeof drillAfter>, nowMs: number) =>
-  render(<DrillView screen={screen} drill={drill} nowMs={nowMs} interactive previous={[{ exercise: 1, seconds: 200, passed: true }]} targets={targets} />).lastFrame()!;
+  render(
+    <DrillView screen={screen} drill={drill} nowMs={nowMs} interactive previous={[{ exercise: 1, seconds: 200, passed: true }]} targets={targets} />,
+  ).lastFrame()!;
 
 test("before the first save: the clock at zero, waiting; the first failure explained; the locked keys", () => {
   const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!), failed(NAMES[1]!)]) });
@@ -49,7 +54,12 @@ test("timing: the clock runs from the first save; green stops it and shows how t
   const running = screenAfter(started);
   expect(frame(running, drill, 95_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
   expect(frame(running, drill, 95_000)).toContain("q give up (recorded)");
-  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050, version: "solved" }, { type: "run-finished", at: 250_000, passed: true }, { type: "measured", lines: 23 });
+  const green = drillAfter(
+    { type: "saved", at: 10_000 },
+    { type: "run-started", at: 10_050, version: "solved" },
+    { type: "run-finished", at: 250_000, passed: true },
+    { type: "measured", lines: 23 },
+  );
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
     "run 1 · all 2 passed · 84 ms
@@ -78,11 +88,20 @@ test("timing: the clock runs from the first save; green stops it and shows how t
 });
 
 test("the stopped clock shows the second the summary reports (80.6 s is 1:21 in both)", () => {
-  const green = drillAfter({ type: "saved", at: 10_000 }, { type: "run-started", at: 10_050, version: "solved" }, { type: "run-finished", at: 90_600, passed: true }, { type: "measured", lines: 8 });
+  const green = drillAfter(
+    { type: "saved", at: 10_000 },
+    { type: "run-started", at: 10_050, version: "solved" },
+    { type: "run-finished", at: 90_600, passed: true },
+    { type: "measured", lines: 8 },
+  );
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   const shown = frame(screen, green, 999_999);
   expect(shown).toContain("Green in 1:21");
-  expect(shown).toContain(bigText("1:21").map((row) => `  ${row}`).join("\n"));
+  expect(shown).toContain(
+    bigText("1:21")
+      .map((row) => `  ${row}`)
+      .join("\n"),
+  );
 });
 
 test("closing: only the finished runs stay, for the report printed after", () => {
@@ -97,7 +116,11 @@ test("at 80×24 the drill keeps its title and big clock on screen, with eight lo
   expect(lines.length).toBeLessThan(24);
   for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
   expect(lines[0]).toMatch(/^Drill 2 · exercise 1 · The tool-calling loop +target 10:00 · 25 lines$/);
-  expect(lines.join("\n")).toContain(bigText("0:00").map((row) => `  ${row}`).join("\n"));
+  expect(lines.join("\n")).toContain(
+    bigText("0:00")
+      .map((row) => `  ${row}`)
+      .join("\n"),
+  );
   expect(lines.map((l) => l.trim()).join(" ")).toContain("Target 25 lines: one for each line where a statement inside your functions starts");
   expect(lines.map((l) => l.trim()).join(" ")).toContain(`First failure: ${names[0]}`);
 });

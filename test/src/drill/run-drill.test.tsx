@@ -66,7 +66,13 @@ function setUp(options: { peek?: boolean; interview?: boolean; exercise?: Exerci
   };
   const shows = (text: string) => until(() => io.stdout.lastFrame().includes(text), `the screen shows "${text}"`);
   const out = () => io.stdout.frames.join("");
-  const lines = () => (existsSync(drillsFile(workspace)) ? readFileSync(drillsFile(workspace), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l)) : []);
+  const lines = () =>
+    existsSync(drillsFile(workspace))
+      ? readFileSync(drillsFile(workspace), "utf8")
+          .trimEnd()
+          .split("\n")
+          .map((l) => JSON.parse(l))
+      : [];
   return { io, clock, emit, runs, shows, exit, out, lines, file: () => drillFile, reruns: () => reruns, closedWith: () => closedWith };
 }
 
@@ -95,7 +101,18 @@ test("the clock starts at the first save, not at launch, and stops at the first 
   expect(await d.exit).toBe(0);
   expect(d.closedWith()).toEqual({ stopRun: true });
   expect(d.lines()).toEqual([
-    { exercise: 1, seconds: 80.4, passed: true, abandoned: false, peeked: false, lines: 8, runs: 2, attempt: 1, at: AT.toISOString(), file: "drills/01-adder.1.ts" },
+    {
+      exercise: 1,
+      seconds: 80.4,
+      passed: true,
+      abandoned: false,
+      peeked: false,
+      lines: 8,
+      runs: 2,
+      attempt: 1,
+      at: AT.toISOString(),
+      file: "drills/01-adder.1.ts",
+    },
   ]);
   expect(d.out()).toContain("Green in 1:20 · 8 lines · 2 runs · no peeking\n");
   expect(d.out()).toContain(`Recorded in ${drillsFile(workspace)}.\n`);
@@ -120,9 +137,7 @@ test("quitting before green records an abandoned attempt with its elapsed time",
   await d.shows("y give up · any other key: keep going");
   d.io.stdin.write("y");
   expect(await d.exit).toBe(0);
-  expect(d.lines()).toEqual([
-    expect.objectContaining({ exercise: 1, seconds: 60.5, passed: false, abandoned: true, peeked: false, runs: 1, attempt: 1 }),
-  ]);
+  expect(d.lines()).toEqual([expect.objectContaining({ exercise: 1, seconds: 60.5, passed: false, abandoned: true, peeked: false, runs: 1, attempt: 1 })]);
   expect(d.out()).toContain("Gave up after 1:01 · ");
 });
 
@@ -212,10 +227,7 @@ test("interview mode: after green, each question takes an answer, then shows the
 
 test("a corrupt history line is named on stderr; the attempt still compares with the rest and is appended after it", async () => {
   mkdirSync(join(workspace, ".lab"));
-  writeFileSync(
-    drillsFile(workspace),
-    `${JSON.stringify({ exercise: 1, seconds: 50, passed: true, attempt: 4 })}\nnot json\n`,
-  );
+  writeFileSync(drillsFile(workspace), `${JSON.stringify({ exercise: 1, seconds: 50, passed: true, attempt: 4 })}\nnot json\n`);
   const d = setUp();
   await d.shows("Drill 5 · exercise 1");
   expect(d.io.stderr.frames.join("")).toBe(`Line 2 of ${drillsFile(workspace)} is not a drill record, so it was skipped.\n`);

@@ -9,7 +9,17 @@ const cwd = () => tempDir("cli");
 test("lab grade --help lists every flag and one example", async () => {
   const io = captureIo(cwd());
   expect(await main(["node", "lab", "grade", "--help"], io)).toBe(0);
-  for (const flag of ["--exercises <list>", "--jobs <n>", "--timeout <seconds>", "--memory <mb>", "--format <format>", "--out <file>", "--fresh", "--shard <i/n>", "--merge <dirs...>"]) {
+  for (const flag of [
+    "--exercises <list>",
+    "--jobs <n>",
+    "--timeout <seconds>",
+    "--memory <mb>",
+    "--format <format>",
+    "--out <file>",
+    "--fresh",
+    "--shard <i/n>",
+    "--merge <dirs...>",
+  ]) {
     expect(io.out()).toContain(flag);
   }
   expect(io.out()).toContain("Example:\n  $ lab grade ./class --exercises 1-3 --format md --out grades.md\n");

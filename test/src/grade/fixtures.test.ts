@@ -49,7 +49,12 @@ test("exercise 8 graded walled: the solution passes 11/11, each symlink bug fail
       return [learner, json.tests.filter((t) => t.status !== "pass").map((t) => t.name.replace(/^08-offloading: /, ""))];
     }),
   );
-  const rows = (JSON.parse(io.out()) as { rows: Row[] }).rows.map((r) => [r.learner, r.state, `${r.passed}/${r.total}`, ...(r.state === "error" ? [r.detail] : [])]);
+  const rows = (JSON.parse(io.out()) as { rows: Row[] }).rows.map((r) => [
+    r.learner,
+    r.state,
+    `${r.passed}/${r.total}`,
+    ...(r.state === "error" ? [r.detail] : []),
+  ]);
   expect(rows).toEqual([
     ["aaa", "fail", "9/11"],
     ["ada", "pass", "11/11"],

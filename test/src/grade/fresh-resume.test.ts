@@ -33,15 +33,22 @@ test("an interrupted --fresh grading, run again without --fresh, grades only the
   const fresh = await gradeCommand(dir, { timeout: "10", jobs: "1", fresh: true }, io, PATHS, signals);
   expect(fresh).toBe(INTERRUPTED);
   expect(io.err().split("\n")[0]).toBe(GRADE_NOTES.planned(7, 3, 0));
-  const regraded = resultLines(dir).slice(before).map((r) => r.key);
+  const regraded = resultLines(dir)
+    .slice(before)
+    .map((r) => r.key);
   expect(regraded.length).toBeGreaterThanOrEqual(2);
   expect(regraded.length).toBeLessThan(7);
 
   const rerun = await gradeHere(dir, { timeout: "10", jobs: "1" });
   expect(rerun.code).toBe(0);
   expect(rerun.err.split("\n")[0], "the pairs the fresh run did not reach run now").toBe(GRADE_NOTES.planned(7 - regraded.length, 3 + regraded.length, 0));
-  const afterRerun = resultLines(dir).slice(before + regraded.length).map((r) => r.key);
-  expect(afterRerun.filter((key) => regraded.includes(key)), "nothing the fresh run re-graded runs again").toEqual([]);
+  const afterRerun = resultLines(dir)
+    .slice(before + regraded.length)
+    .map((r) => r.key);
+  expect(
+    afterRerun.filter((key) => regraded.includes(key)),
+    "nothing the fresh run re-graded runs again",
+  ).toEqual([]);
 
   const settled = await gradeHere(dir, { timeout: "10", jobs: "1" });
   expect(settled.err.split("\n")[0], "once every pair is re-graded, everything is reused again").toBe(GRADE_NOTES.planned(0, 10, 0));

@@ -38,11 +38,19 @@ describe("grading the fixture class", () => {
         { name: "01-adder: adds two numbers (off-by-one bug)", status: "pass", message: null, task_id: 1 },
         { name: "01-adder: adds negative numbers (off-by-one bug)", status: "fail", message: "expected 5 to be -5 // Object.is equality", task_id: 1 },
         { name: "01-adder: asks the model to echo the sum (no-echo bug)", status: "pass", message: null, task_id: 1 },
-        { name: "02-greeter: greets by name (no-trim bug)", status: "fail", message: "expected 'Hello,   Ada !' to be 'Hello, Ada!' // Object.is equality", task_id: 2 },
+        {
+          name: "02-greeter: greets by name (no-trim bug)",
+          status: "fail",
+          message: "expected 'Hello,   Ada !' to be 'Hello, Ada!' // Object.is equality",
+          task_id: 2,
+        },
         { name: "02-greeter: greets a stranger when the name is blank (no-fallback bug)", status: "pass", message: null, task_id: 2 },
       ],
     });
-    expect(JSON.parse(learnerResults(dir)["eve"]!)).toMatchObject({ status: "error", message: "01-adder: No file eve/01-adder.ts.\n02-greeter: No file eve/02-greeter.ts." });
+    expect(JSON.parse(learnerResults(dir)["eve"]!)).toMatchObject({
+      status: "error",
+      message: "01-adder: No file eve/01-adder.ts.\n02-greeter: No file eve/02-greeter.ts.",
+    });
   });
 
   test("the learners' folders are left as they were", () => {
@@ -63,13 +71,20 @@ describe("grading again", () => {
   test("other formats and --out come from the same records, without running anything", async () => {
     const json = await gradeHere(dir, { timeout: "10", format: "json" });
     const rows = (jsonWithoutMs(json.out) as { rows: { learner: string; exercise: string; state: string; detail: string | null }[] }).rows;
-    expect(rows.map((r) => `${r.learner}/${r.exercise}:${r.state}`)).toEqual(GOOD_TABLE.split("\n").slice(1, 11).map((l) => l.split(/ +/)).map(([l, e, , s]) => `${l}/${e}:${s}`));
+    expect(rows.map((r) => `${r.learner}/${r.exercise}:${r.state}`)).toEqual(
+      GOOD_TABLE.split("\n")
+        .slice(1, 11)
+        .map((l) => l.split(/ +/))
+        .map(([l, e, , s]) => `${l}/${e}:${s}`),
+    );
     expect(rows[2]!.detail).toBe("expected 5 to be -5 // Object.is equality");
     const out = join(tempDir("out"), "grades.csv");
     const csv = await gradeHere(dir, { timeout: "10", format: "csv", out });
     expect(csv.out).toBe("");
     expect(csv.err).toContain(GRADE_NOTES.wrote(out));
-    expect(readFileSync(out, "utf8").split("\r\n")[3]).toMatch(/^ben,01-adder,1,fail,2,3,adds negative numbers \(off-by-one bug\),expected 5 to be -5 \/\/ Object.is equality,\d+,$/);
+    expect(readFileSync(out, "utf8").split("\r\n")[3]).toMatch(
+      /^ben,01-adder,1,fail,2,3,adds negative numbers \(off-by-one bug\),expected 5 to be -5 \/\/ Object.is equality,\d+,$/,
+    );
   });
 
   test("an edited file is graded again, alone; a new best drill time is recorded without a run", async () => {
@@ -86,7 +101,13 @@ describe("grading again", () => {
     const again = await gradeHere(dir, { timeout: "10", fresh: true, exercises: "2" });
     expect(again.err.split("\n")[0]).toBe(GRADE_NOTES.planned(4, 1, 0));
     const rows = withoutMs(again.out).split("\n\n")[0]!.split("\n").slice(1);
-    expect(rows.map((row) => row.split(/ +/).slice(0, 4).join(" "))).toEqual(["ada 02-greeter 2/2 pass", "ben 02-greeter 1/2 fail", "cy 02-greeter 2/2 pass", "dee 02-greeter 2/2 pass", "eve 02-greeter - missing"]);
+    expect(rows.map((row) => row.split(/ +/).slice(0, 4).join(" "))).toEqual([
+      "ada 02-greeter 2/2 pass",
+      "ben 02-greeter 1/2 fail",
+      "cy 02-greeter 2/2 pass",
+      "dee 02-greeter 2/2 pass",
+      "eve 02-greeter - missing",
+    ]);
   }, 60_000);
 });
 
@@ -147,7 +168,12 @@ describe("when grading cannot run: exit 2 and one sentence", () => {
     ["a bad flag value", "LEARNERS", { jobs: "0" }, GRADE_ERRORS.badJobs("0")],
     ["a folder and --merge", "LEARNERS", { merge: ["x"] }, "Give either a class folder to grade or --merge with the folders to combine, not both."],
     ["--merge with a grading flag", undefined, { merge: ["x"], timeout: "3" }, "--merge combines finished results, so --timeout cannot be used with it."],
-    ["--merge of a folder with no results", undefined, { merge: ["/nonexistent/shard"] }, "There are no results to merge in /nonexistent/shard: expected /nonexistent/shard/.lab-grade/results.jsonl or /nonexistent/shard/results.jsonl."],
+    [
+      "--merge of a folder with no results",
+      undefined,
+      { merge: ["/nonexistent/shard"] },
+      "There are no results to merge in /nonexistent/shard: expected /nonexistent/shard/.lab-grade/results.jsonl or /nonexistent/shard/results.jsonl.",
+    ],
   ])("%s", async (_, target, flags, message) => {
     const io = captureIo(tmpdir());
     const dirArg = target === "LEARNERS" ? join(FIXTURE, "learners") : target;

@@ -31,10 +31,21 @@ export function armHostiles(classDir: string): Armed {
     __LAB_SOLUTION__: join(solutions, "01-adder.ts"),
     __LAB_CLASS__: realpathSync(classDir),
   };
-  for (const learner of ["13-raw-import-outside", "14-reexports-solution", "15-reexports-classmate", "16-computed-dynamic-import", "20-import-meta-glob", "21-reads-new-url", "22-create-require"]) {
+  for (const learner of [
+    "13-raw-import-outside",
+    "14-reexports-solution",
+    "15-reexports-classmate",
+    "16-computed-dynamic-import",
+    "20-import-meta-glob",
+    "21-reads-new-url",
+    "22-create-require",
+  ]) {
     const file = join(classDir, learner, "01-adder.ts");
     if (!existsSync(file)) continue;
-    writeFileSync(file, Object.entries(fill).reduce((text, [token, value]) => text.replaceAll(token, value), readFileSync(file, "utf8")));
+    writeFileSync(
+      file,
+      Object.entries(fill).reduce((text, [token, value]) => text.replaceAll(token, value), readFileSync(file, "utf8")),
+    );
   }
   const linked = join(classDir, "17-symlink-to-solutions");
   if (existsSync(linked)) symlinkSync(solutions, join(linked, "solutions"));
@@ -50,4 +61,3 @@ export function pidNamespaceWrap(): string[] | null {
   if (process.platform !== "linux") return null;
   return spawnSync(wrap[0]!, [...wrap.slice(1), "true"], { stdio: "ignore" }).status === 0 ? wrap : null;
 }
-

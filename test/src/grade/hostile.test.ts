@@ -36,7 +36,10 @@ const expected = (): Record<string, [state: string, reason: string | RegExp]> =>
   "16-computed-dynamic-import": ["error", refusedImport(armed.solution, "outside")],
   "17-symlink-to-solutions": ["error", refusedImport("./solutions/01-adder.ts", "outside")],
   // In a PID namespace the parent is the namespace's shell, pid 1; elsewhere it is lab grade.
-  "18-kills-parent": ["error", pidNamespaces() ? RUN_MESSAGES.importFailed(refusedSignal(1)) : new RegExp(`^${escape(RUN_MESSAGES.importFailed("lab refused to signal process "))}\\d+: `)],
+  "18-kills-parent": [
+    "error",
+    pidNamespaces() ? RUN_MESSAGES.importFailed(refusedSignal(1)) : new RegExp(`^${escape(RUN_MESSAGES.importFailed("lab refused to signal process "))}\\d+: `),
+  ],
   "19-kills-own-group": ["error", RUN_MESSAGES.importFailed(refusedSignal(0))],
   "20-import-meta-glob": ["error", refusedImport("import.meta.glob", "glob")],
   "21-reads-new-url": ["error", denied],
@@ -61,7 +64,10 @@ let graded: ChildRun;
 let again: ChildRun;
 let rows: JsonRow[];
 
-const hostileChildren = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("lab-hostile-child"));
+const hostileChildren = () =>
+  execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes("lab-hostile-child"));
 
 beforeAll(async () => {
   dir = classCopy([...GOOD_LEARNERS, ...HOSTILE_LEARNERS]);
@@ -104,7 +110,9 @@ describe("a class with twenty-two hostile submissions", () => {
   });
 
   test("no worker of this grading (nor anything it started) is left running, and its temp folders are gone", () => {
-    const ours = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes(scratch));
+    const ours = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes(scratch));
     expect(ours).toEqual([]);
     expect(readdirSync(scratch).filter((name) => name.startsWith("lab-"))).toEqual([]);
   });

@@ -11,7 +11,10 @@ test("one unit per learner, in order, each holding only that learner's pairs", (
 
 test("with fewer learners than runners, a learner's pairs are split so no runner idles, never mixed with another's", () => {
   const jobs = ["01", "02", "03", "04", "05"].map((n) => job("ada", n));
-  expect(keys(learnerUnits(jobs, 2))).toEqual([["ada/01", "ada/02"], ["ada/03", "ada/04", "ada/05"]]);
+  expect(keys(learnerUnits(jobs, 2))).toEqual([
+    ["ada/01", "ada/02"],
+    ["ada/03", "ada/04", "ada/05"],
+  ]);
   expect(keys(learnerUnits([job("ada", "01")], 4))).toEqual([["ada/01"]]);
   expect(learnerUnits([], 2)).toEqual([]);
 });

@@ -35,6 +35,8 @@ export const failing = (learner: string, exercise: string, failed: string[], ove
     state: "fail",
     passed: 2 - failed.length,
     firstFailure: { test: failed[0]!, message: `${failed[0]} went wrong` },
-    tests: ["first", "second"].map((name) => (failed.includes(name) ? { name, status: "fail" as const, message: `${name} went wrong` } : { name, status: "pass" as const, message: null })),
+    tests: ["first", "second"].map((name) =>
+      failed.includes(name) ? { name, status: "fail" as const, message: `${name} went wrong` } : { name, status: "pass" as const, message: null },
+    ),
     ...overrides,
   });

@@ -29,7 +29,10 @@ async function outputsOf(table: ChildRun, dir: string, gradeDir?: string): Promi
 /** The pids of a process's children, from ps. */
 function childrenOf(pid: number): number[] {
   const lines = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n");
-  return lines.map((l) => l.trim().split(/\s+/).map(Number)).filter(([, ppid]) => ppid === pid).map(([p]) => p!);
+  return lines
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter(([, ppid]) => ppid === pid)
+    .map(([p]) => p!);
 }
 
 let whole: Outputs;
@@ -63,7 +66,10 @@ describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way wit
     expect(saved.size).toBeLessThan(PAIRS);
 
     if (signal === "SIGINT") {
-      expect([stopped.code, stopped.err.trimEnd().split("\n").at(-1)]).toEqual([130, GRADE_NOTES.interrupted(saved.size, PAIRS, join(dir, ".lab-grade/results.jsonl"))]);
+      expect([stopped.code, stopped.err.trimEnd().split("\n").at(-1)]).toEqual([
+        130,
+        GRADE_NOTES.interrupted(saved.size, PAIRS, join(dir, ".lab-grade/results.jsonl")),
+      ]);
     } else {
       expect(stopped.signal).toBe("SIGKILL");
     }
@@ -78,7 +84,9 @@ describe.each([["SIGINT"], ["SIGKILL"]] as const)("lab grade killed half-way wit
     // ...until the next grading removes them with its own.
     expect(scratchIn()).toEqual([]);
     expect(rerun.err.split("\n")[0]).toBe(GRADE_NOTES.planned(PAIRS - saved.size, saved.size, 0));
-    const appended = resultLines(dir).slice(before).map((r) => r.key);
+    const appended = resultLines(dir)
+      .slice(before)
+      .map((r) => r.key);
     expect(new Set(appended).size).toBe(appended.length);
     expect([...appended, ...saved].sort()).toEqual([...keysOf(dir)].sort());
     expect(keysOf(dir).size).toBe(PAIRS);

@@ -18,15 +18,52 @@ const summary = summarise(records);
 
 describe("the summary", () => {
   test("rows by learner, then exercise number, whatever order the records came in", () => {
-    expect(summary.rows.map((r) => `${r.learner}/${r.exercise}`)).toEqual(["ada/01-adder", "ada/02-greeter", "ben/01-adder", "ben/02-greeter", "cy/01-adder", "cy/02-greeter"]);
+    expect(summary.rows.map((r) => `${r.learner}/${r.exercise}`)).toEqual([
+      "ada/01-adder",
+      "ada/02-greeter",
+      "ben/01-adder",
+      "ben/02-greeter",
+      "cy/01-adder",
+      "cy/02-greeter",
+    ]);
     expect(summarise([...records].reverse())).toEqual(summary);
   });
 
   test("learner totals: exercises and tests passed, best drill per exercise", () => {
     expect(summary.learners).toEqual([
-      { learner: "ada", exercisesPassed: 2, exercises: 2, testsPassed: 4, testsTotal: 4, drills: [{ exercise: "01-adder", number: 1, seconds: 305 }, { exercise: "02-greeter", number: 2, seconds: 95 }] },
-      { learner: "ben", exercisesPassed: 0, exercises: 2, testsPassed: 1, testsTotal: 4, drills: [{ exercise: "01-adder", number: 1, seconds: null }, { exercise: "02-greeter", number: 2, seconds: null }] },
-      { learner: "cy", exercisesPassed: 0, exercises: 2, testsPassed: 0, testsTotal: 0, drills: [{ exercise: "01-adder", number: 1, seconds: null }, { exercise: "02-greeter", number: 2, seconds: null }] },
+      {
+        learner: "ada",
+        exercisesPassed: 2,
+        exercises: 2,
+        testsPassed: 4,
+        testsTotal: 4,
+        drills: [
+          { exercise: "01-adder", number: 1, seconds: 305 },
+          { exercise: "02-greeter", number: 2, seconds: 95 },
+        ],
+      },
+      {
+        learner: "ben",
+        exercisesPassed: 0,
+        exercises: 2,
+        testsPassed: 1,
+        testsTotal: 4,
+        drills: [
+          { exercise: "01-adder", number: 1, seconds: null },
+          { exercise: "02-greeter", number: 2, seconds: null },
+        ],
+      },
+      {
+        learner: "cy",
+        exercisesPassed: 0,
+        exercises: 2,
+        testsPassed: 0,
+        testsTotal: 0,
+        drills: [
+          { exercise: "01-adder", number: 1, seconds: null },
+          { exercise: "02-greeter", number: 2, seconds: null },
+        ],
+      },
     ]);
   });
 

@@ -114,7 +114,11 @@ export function resultLines(dir: string): { key: string; state: string }[] {
 export function learnerResults(dir: string, gradeDir = join(dir, ".lab-grade")): Record<string, string> {
   const root = join(gradeDir, "learners");
   if (!existsSync(root)) return {};
-  return Object.fromEntries(readdirSync(root).filter((l) => statSync(join(root, l)).isDirectory()).map((l) => [l, readFileSync(join(root, l, "results.json"), "utf8")]));
+  return Object.fromEntries(
+    readdirSync(root)
+      .filter((l) => statSync(join(root, l)).isDirectory())
+      .map((l) => [l, readFileSync(join(root, l, "results.json"), "utf8")]),
+  );
 }
 
 /** The fixture class's table, ms column aside: what every grading of learners/ must print. */
@@ -153,5 +157,9 @@ export const GOOD_TABLE = [
 
 /** A table's result rows as [learner, exercise, passed, state, why], whatever the column widths, ms or not. */
 export function tableRows(table: string): string[][] {
-  return table.split("\n\n")[0]!.split("\n").slice(1).map((line) => line.trim().split(/ {2,}/).slice(0, 5));
+  return table
+    .split("\n\n")[0]!
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().split(/ {2,}/).slice(0, 5));
 }

@@ -27,7 +27,12 @@ test("the best passed time per exercise; failed drills and bad lines are skipped
       "",
     ].join("\n"),
   );
-  expect(bestDrillSeconds(workspace)).toEqual(new Map([[1, 305.4], [3, 61]]));
+  expect(bestDrillSeconds(workspace)).toEqual(
+    new Map([
+      [1, 305.4],
+      [3, 61],
+    ]),
+  );
 });
 
 test("times read as m:ss, or h:mm:ss past an hour", () => {
@@ -51,7 +56,16 @@ test("a peeked attempt is no best time: it was not from memory", () => {
 
 test("parseDrillLine: the three fields every reader needs, with their types; anything else rides along", () => {
   expect(parseDrillLine('{"exercise":1,"seconds":61.5,"passed":false,"lines":20}')).toEqual({ exercise: 1, seconds: 61.5, passed: false, lines: 20 });
-  for (const bad of ["", "null", "[]", "{}", '{"exercise":1,"seconds":5}', '{"exercise":1.5,"seconds":5,"passed":true}', '{"exercise":1,"seconds":5,"passed":"yes"}', '{"exercise":1,"seconds":5,"passed":true,"peeked":1}']) {
+  for (const bad of [
+    "",
+    "null",
+    "[]",
+    "{}",
+    '{"exercise":1,"seconds":5}',
+    '{"exercise":1.5,"seconds":5,"passed":true}',
+    '{"exercise":1,"seconds":5,"passed":"yes"}',
+    '{"exercise":1,"seconds":5,"passed":true,"peeked":1}',
+  ]) {
     expect(parseDrillLine(bad), bad).toBeNull();
   }
 });

@@ -8,7 +8,12 @@ import { canMakeReadOnly, makeReadOnly } from "./read-only.js";
 let workspace: string;
 let warnings: string[];
 const at = new Date("2026-03-01T10:22:05.123Z");
-const store = () => new ProgressStore(workspace, (s) => warnings.push(s), () => at);
+const store = () =>
+  new ProgressStore(
+    workspace,
+    (s) => warnings.push(s),
+    () => at,
+  );
 
 beforeEach(() => {
   workspace = tempDir("progress");

@@ -19,7 +19,11 @@ test("a bare matcher text is what the test found instead, with no sentence of it
 
 test("expect(value, sentence): the sentence is split off to lead, the matcher text follows", () => {
   const message = messageOf(() => expect([1, 2, 3], "user messages that carried results back").toHaveLength(2));
-  expect(failureWords(message)).toEqual({ checked: "user messages that carried results back", instead: "expected [ 1, 2, 3 ] to have a length of 2 but got 3", other: null });
+  expect(failureWords(message)).toEqual({
+    checked: "user messages that carried results back",
+    instead: "expected [ 1, 2, 3 ] to have a length of 2 but got 3",
+    other: null,
+  });
 });
 
 test("a sentence with colons of its own stays whole, and negated matchers split the same way", () => {

@@ -22,7 +22,9 @@ const after = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fres
 
 /** The live part of the screen as an 80-column terminal shows it (finished-run lines above it left out). */
 function live(state: ScreenState): string[] {
-  const lines = render(<ScreenView state={state} elapsedMs={83_000} interactive />).lastFrame()!.split("\n");
+  const lines = render(<ScreenView state={state} elapsedMs={83_000} interactive />)
+    .lastFrame()!
+    .split("\n");
   return lines.slice(state.history.length);
 }
 
@@ -49,7 +51,11 @@ function pageThrough(state: ScreenState): string[] {
 }
 
 /** The text with its code-continuation markers and all white space taken out: what must survive any wrapping. */
-const ink = (lines: string[]) => lines.map((l) => (l.startsWith(CODE_CONTINUATION) ? l.slice(CODE_CONTINUATION.length) : l)).join("").replace(/\s+/g, "");
+const ink = (lines: string[]) =>
+  lines
+    .map((l) => (l.startsWith(CODE_CONTINUATION) ? l.slice(CODE_CONTINUATION.length) : l))
+    .join("")
+    .replace(/\s+/g, "");
 const words = (text: string) => text.split(/\s+/).filter((w) => w !== "");
 
 test("the lesson at 80×24 wraps at the pane's width: every word is there, in order, and the title and clock stay on top", () => {
@@ -73,7 +79,13 @@ test("tier3.ts at 80×24: a code line too long for the pane goes on under a cont
 test("exercise 1's test rows keep their whole names, bug ids included: at 80×24 the failing one (the passed are counted), at 80×40 all", () => {
   const outcomes: TestOutcome[] = testNames.map((name, i) =>
     i === 1
-      ? { name, state: "failed", ms: 2, failure: { message: "expected 5 to be 3 // Object.is equality", expected: "3", received: "5" }, bug: { id: "split-results", summary: "Results travel in one user message each." } }
+      ? {
+          name,
+          state: "failed",
+          ms: 2,
+          failure: { message: "expected 5 to be 3 // Object.is equality", expected: "3", received: "5" },
+          bug: { id: "split-results", summary: "Results travel in one user message each." },
+        }
       : { name, state: "passed", ms: 3, failure: null, bug: null },
   );
   const state = after({ type: "run-started", exercise: "01", file: "/ws/01-adder.ts" }, { type: "run-finished", result: result(outcomes) });
@@ -90,8 +102,13 @@ test("exercise 1's test rows keep their whole names, bug ids included: at 80×24
 });
 
 test("many long test names at 80×24: the passed ones are counted in a line, the failing ones kept whole, the header on top", () => {
-  const names = Array.from({ length: 30 }, (_, i) => `behaviour number ${i + 1} that the chapter describes in a rather long sentence of its own (bug-${i + 1} bug)`);
-  const outcomes: TestOutcome[] = names.map((name, i) => (i % 10 === 3 ? { name, state: "failed", ms: 1, failure: { message: "no" }, bug: null } : { name, state: "passed", ms: 1, failure: null, bug: null }));
+  const names = Array.from(
+    { length: 30 },
+    (_, i) => `behaviour number ${i + 1} that the chapter describes in a rather long sentence of its own (bug-${i + 1} bug)`,
+  );
+  const outcomes: TestOutcome[] = names.map((name, i) =>
+    i % 10 === 3 ? { name, state: "failed", ms: 1, failure: { message: "no" }, bug: null } : { name, state: "passed", ms: 1, failure: null, bug: null },
+  );
   const lines = live(after({ type: "run-started", exercise: "01", file: "/ws/01-adder.ts" }, { type: "run-finished", result: result(outcomes) }));
   expectFits(lines);
   const text = lines.map((l) => l.trim()).join(" ");
@@ -125,10 +142,16 @@ test("a matcher's text at 80×24 comes under the test's own sentence: the assert
     bug: { id: bugOf(testNames[i]!), summary: "What the mistake costs." },
   });
   for (const [i, message, said] of [
-    [split, withSentence, ["Checked: user messages that carried results back", "Instead: expected [ { role: 'user', …(1) }, …(5) ] to have a length of 2 but got 6"]],
+    [
+      split,
+      withSentence,
+      ["Checked: user messages that carried results back", "Instead: expected [ { role: 'user', …(1) }, …(5) ] to have a length of 2 but got 6"],
+    ],
     [cap, bare, ["Instead: expected [] to have a length of 12 but got +0"]],
   ] as const) {
-    const outcomes = testNames.map((name, j): TestOutcome => (j === i ? failing(i, message, "2", "6") : { name, state: "passed", ms: 3, failure: null, bug: null }));
+    const outcomes = testNames.map(
+      (name, j): TestOutcome => (j === i ? failing(i, message, "2", "6") : { name, state: "passed", ms: 3, failure: null, bug: null }),
+    );
     const lines = live(after({ type: "run-started", exercise: "01", file: "/ws/01-tool-loop.ts" }, { type: "run-finished", result: result(outcomes) }));
     expectFits(lines);
     const text = lines.map((l) => l.trim()).join(" ");

@@ -33,7 +33,17 @@ function setUp(tty = true) {
   const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
   const emit: SessionListener = (e) => listeners.forEach((l) => l(e));
   const shows = (text: string) => until(() => io.stdout.lastFrame().includes(text), `the screen shows "${text}"`);
-  return { io, exit, emit, shows, store, reruns: () => reruns, listeners, progressPath: progress.file, progressFile: () => JSON.parse(readFileSync(progress.file, "utf8")) };
+  return {
+    io,
+    exit,
+    emit,
+    shows,
+    store,
+    reruns: () => reruns,
+    listeners,
+    progressPath: progress.file,
+    progressFile: () => JSON.parse(readFileSync(progress.file, "utf8")),
+  };
 }
 
 test("the first run starts at once; r reruns; q quits and gives the terminal back", async () => {

@@ -19,13 +19,25 @@ describe("run events", () => {
   });
 
   test("test-started marks that row running, adding it when it was not collected", () => {
-    const after = run(fresh(), started, { type: "tests-collected", names: [NAMES[0]!] }, { type: "test-started", name: NAMES[0]! }, { type: "test-started", name: "late" });
-    expect(after.rows).toEqual([{ name: NAMES[0], state: "running" }, { name: "late", state: "running" }]);
+    const after = run(
+      fresh(),
+      started,
+      { type: "tests-collected", names: [NAMES[0]!] },
+      { type: "test-started", name: NAMES[0]! },
+      { type: "test-started", name: "late" },
+    );
+    expect(after.rows).toEqual([
+      { name: NAMES[0], state: "running" },
+      { name: "late", state: "running" },
+    ]);
   });
 
   test("test-finished puts the outcome's state and time on its row", () => {
     const after = run(fresh(), started, { type: "tests-collected", names: NAMES }, { type: "test-finished", test: failed(NAMES[1]!) });
-    expect(after.rows).toEqual([{ name: NAMES[0], state: "pending" }, { name: NAMES[1], state: "failed", ms: 2 }]);
+    expect(after.rows).toEqual([
+      { name: NAMES[0], state: "pending" },
+      { name: NAMES[1], state: "failed", ms: 2 },
+    ]);
   });
 
   test("file-error is held until the run finishes", () => {

@@ -10,8 +10,7 @@ afterEach(() => cleanup());
 const started: ScreenAction = { type: "run-started", exercise: "01-adder", file: "/ws/01-adder.ts" };
 const collected: ScreenAction = { type: "tests-collected", names: NAMES };
 const after = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fresh());
-const frame = (state: ScreenState, interactive = true) =>
-  render(<ScreenView state={state} elapsedMs={83_000} interactive={interactive} />).lastFrame()!;
+const frame = (state: ScreenState, interactive = true) => render(<ScreenView state={state} elapsedMs={83_000} interactive={interactive} />).lastFrame()!;
 
 test("pending: every test listed, none run yet", () => {
   expect(frame(after(started, collected))).toMatchInlineSnapshot(`
@@ -134,7 +133,12 @@ test("all passed on the last exercise says it was the last", () => {
 
 test("a pane shows its lines with where you are, and the rows give way to it", () => {
   const text = Array.from({ length: 30 }, (_, i) => `step ${i + 1}`).join("\n");
-  const state = after(started, collected, { type: "pane-opened", title: "Reference tier 1: pseudocode", text, kind: "code" }, { type: "pane-scrolled", by: 2, height: 13 });
+  const state = after(
+    started,
+    collected,
+    { type: "pane-opened", title: "Reference tier 1: pseudocode", text, kind: "code" },
+    { type: "pane-scrolled", by: 2, height: 13 },
+  );
   const shown = frame(state);
   expect(shown).toContain("│ Reference tier 1: pseudocode");
   expect(shown).toContain("│ step 3");
@@ -154,7 +158,13 @@ test("the latest hint, and a word when there are no more", () => {
 });
 
 test("notices: progress warnings, a silent watcher, a deleted file, a failed watcher, a runner crash", () => {
-  const state = after({ type: "notice", text: "Your progress cannot be saved." }, { type: "watcher-silent" }, { type: "file-missing", file: "/ws/01-adder.ts" }, { type: "watch-error", message: "EMFILE" }, { type: "run-crashed", message: "boom" });
+  const state = after(
+    { type: "notice", text: "Your progress cannot be saved." },
+    { type: "watcher-silent" },
+    { type: "file-missing", file: "/ws/01-adder.ts" },
+    { type: "watch-error", message: "EMFILE" },
+    { type: "run-crashed", message: "boom" },
+  );
   const shown = frame(state).replace(/\s+/g, " "); // long notices wrap at the terminal's width
   expect(shown).toContain("Your progress cannot be saved.");
   expect(shown).toContain("Your saves are not reaching lab as file events (common on network and VM folders); quit and run lab start 1 --poll.");

@@ -12,7 +12,15 @@ import { tempDir } from "../../support/temp-dir.js";
 
 const exercise = { id: "01-adder", number: 1 } as Exercise;
 const result = (passed: number): RunResult => ({
-  exercise: "01-adder", file: "f.ts", status: "passed", tests: [], passed, failed: 0, total: passed, error: null, ms: 1,
+  exercise: "01-adder",
+  file: "f.ts",
+  status: "passed",
+  tests: [],
+  passed,
+  failed: 0,
+  total: passed,
+  error: null,
+  ms: 1,
 });
 
 /** A runner whose runs the test finishes by hand, counting overlaps. */
@@ -38,8 +46,12 @@ function fakeRunner() {
       run.listener?.({ type: "run-finished", result: result(passed) });
       run.done(result(passed));
     },
-    get runs() { return runs; },
-    get maxInFlight() { return maxInFlight; },
+    get runs() {
+      return runs;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
   };
 }
 
