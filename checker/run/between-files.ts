@@ -5,16 +5,15 @@
  * first run, and hands it the real one back after each run; a file's process.exit must fail
  * that file the same way whichever run of the process it is.
  */
+import { exitCalled, isWorkerRequest, MESSAGE } from "./vitest-internals.js";
 
 /** vitest's own stand-in (see startModuleRunner in vitest's base chunk): the error text is interface. */
 function throwingExit(code: string | number | null | undefined = process.exitCode || 0): never {
-  throw new Error(`process.exit unexpectedly called with "${code}"`);
+  throw new Error(exitCalled(code));
 }
 
-type Request = { __vitest_worker_request__?: boolean; type?: string } | null | undefined;
-
-function beforeRun(message: Request): void {
-  if (message?.__vitest_worker_request__ !== true || message.type !== "run") return;
+function beforeRun(message: unknown): void {
+  if (!isWorkerRequest(message) || message.type !== MESSAGE.run) return;
   process.exitCode = undefined;
   process.exit = throwingExit as typeof process.exit;
 }

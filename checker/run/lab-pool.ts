@@ -15,11 +15,9 @@ import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { overMemoryLine, WorkerGuard } from "./worker-guard.js";
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
+import { isWorkerResponse, MESSAGE, WORKER_ENTRY, WORKER_EXITED, workerResponse } from "./vitest-internals.js";
 
 export const POOL_NAME = "lab-forks";
-
-/** The error vitest's pool makes of a worker's exit. */
-const UNLISTENED_EXIT = "Worker exited unexpectedly";
 
 export const POOL_MESSAGES = {
   aborted: "The runner was stopped, so no new worker is started.",
@@ -104,7 +102,7 @@ export class SpareProcesses {
 
   /** The spawn spec for a worker, with the environment replaced when the runner asked for that. */
   specFor(options: PoolOptions): SpawnSpec {
-    const entrypoint = resolve(options.distPath, "workers/forks.js");
+    const entrypoint = resolve(options.distPath, WORKER_ENTRY);
     if (!this.env) return { entrypoint, execArgv: options.execArgv, env: options.env };
     const vitestOwn = Object.fromEntries(Object.entries(options.env).filter(([k]) => /^(VITEST|TEST$|NODE_ENV$|FORCE_TTY$)/.test(k)));
     return { entrypoint, execArgv: options.execArgv, env: { ...this.env, ...vitestOwn } };
@@ -288,7 +286,7 @@ class LabForkWorker implements PoolWorker {
       try {
         (callback as (...a: unknown[]) => void)(...args);
       } catch (err) {
-        if (!(err instanceof Error && err.message === UNLISTENED_EXIT)) throw err;
+        if (!(err instanceof Error && err.message === WORKER_EXITED)) throw err;
       }
     };
     this.exitHandlers.set(callback, handler);
@@ -296,12 +294,12 @@ class LabForkWorker implements PoolWorker {
   }
 
   /** Answers for the process, as it would, a request it need not see (see send). */
-  private answer(child: ChildProcess, type: "started" | "stopped"): void {
-    setImmediate(() => child.emit("message", { __vitest_worker_response__: true, type }));
+  private answer(child: ChildProcess, type: typeof MESSAGE.started | typeof MESSAGE.stopped): void {
+    setImmediate(() => child.emit("message", workerResponse(type)));
   }
 
   send(message: WorkerRequest): void {
-    if (message.type === "start" || message.type === "stop") {
+    if (message.type === MESSAGE.start || message.type === MESSAGE.stop) {
       this.unanswered.add(message.type);
       const child = this.process;
       if (child.exitCode !== null || child.signalCode !== null) {
@@ -309,9 +307,9 @@ class LabForkWorker implements PoolWorker {
         return;
       }
       // A kept process was started once; vitest's start-up (environment, module runner) stands.
-      if (message.type === "start" && this.reused) return this.answer(child, "started");
+      if (message.type === MESSAGE.start && this.reused) return this.answer(child, MESSAGE.started);
       // Kept for its owner's next file: vitest's teardown would leave it unable to run one.
-      if (message.type === "stop" && this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps()) {
+      if (message.type === MESSAGE.stop && this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps()) {
         this.keeping = true;
         this.spares.settle(
           new Promise<void>((done) => {
@@ -319,10 +317,10 @@ class LabForkWorker implements PoolWorker {
             child.once("exit", () => done());
           }),
         );
-        return this.answer(child, "stopped");
+        return this.answer(child, MESSAGE.stopped);
       }
     }
-    if (message.type === "run" || message.type === "collect") {
+    if (message.type === MESSAGE.run || message.type === MESSAGE.collect) {
       this.running = message.context.files.map((f) => f.filepath);
       this.finishedWell = false;
       const child = this.process;
@@ -336,12 +334,11 @@ class LabForkWorker implements PoolWorker {
   }
 
   deserialize(data: unknown): unknown {
-    const message = data as { __vitest_worker_response__?: boolean; type?: string; error?: unknown };
-    if (message?.__vitest_worker_response__ && message.type === "testfileFinished") {
+    if (isWorkerResponse(data) && data.type === MESSAGE.fileFinished) {
       this.watchdog.finished(this.running);
       // Forgotten at once: the next run of the same file may start before this process has exited.
       this.running = [];
-      this.finishedWell = !message.error;
+      this.finishedWell = !data.error;
     }
     return data;
   }
@@ -364,10 +361,10 @@ class LabForkWorker implements PoolWorker {
       this.answerForDead(child);
     };
     this.attach(child, "exit", exited, true);
-    this.attach(child, "message", (message: { __vitest_worker_response__?: boolean; type?: string }) => {
-      if (!message?.__vitest_worker_response__) return;
-      if (message.type === "started") this.unanswered.delete("start");
-      if (message.type === "stopped") this.unanswered.delete("stop");
+    this.attach(child, "message", (message: unknown) => {
+      if (!isWorkerResponse(message)) return;
+      if (message.type === MESSAGE.started) this.unanswered.delete(MESSAGE.start);
+      if (message.type === MESSAGE.stopped) this.unanswered.delete(MESSAGE.stop);
     });
   }
 
@@ -377,10 +374,8 @@ class LabForkWorker implements PoolWorker {
    * answer, and vitest.close() would wait out that minute, so answer for it.
    */
   private answerForDead(child: ChildProcess): void {
-    if (this.unanswered.has("start")) {
-      child.emit("message", { __vitest_worker_response__: true, type: "started", error: new Error("The worker process ended before it started.") });
-    }
-    if (this.unanswered.has("stop")) child.emit("message", { __vitest_worker_response__: true, type: "stopped" });
+    if (this.unanswered.has(MESSAGE.start)) child.emit("message", workerResponse(MESSAGE.started, new Error("The worker process ended before it started.")));
+    if (this.unanswered.has(MESSAGE.stop)) child.emit("message", workerResponse(MESSAGE.stopped));
   }
 
   /** Takes this worker's listeners and pipes off the process, whose output goes nowhere until its next run. */

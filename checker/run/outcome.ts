@@ -6,6 +6,7 @@ import { bugOfTest, type Exercise } from "../model/exercises.js";
 import { REFUSAL_MARK } from "./import-wall.js";
 import { RUN_MESSAGES, type FileError, type TestOutcome } from "../model/result.js";
 import type { Binding } from "./binding.js";
+import { POOL_ERROR, TRANSFORM_ERROR_KEY } from "./vitest-internals.js";
 
 type ErrorLike = {
   message?: string;
@@ -14,7 +15,7 @@ type ErrorLike = {
   expected?: unknown;
   actual?: unknown;
   frame?: string;
-  __vitest_rollup_error__?: { plugin?: string; id?: string };
+  [TRANSFORM_ERROR_KEY]?: { plugin?: string; id?: string };
 };
 
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -80,7 +81,7 @@ export function fileErrorOf(binding: Binding, module: TestModule | undefined): F
   // The loader's wall stopped an import (see import-wall.ts): its sentence says which and why.
   const refusal = message.split("\n").find((line) => line.includes(REFUSAL_MARK));
   if (refusal) return { kind: "import", message: refusal.slice(refusal.indexOf(REFUSAL_MARK)).trim(), file };
-  const transform = error.__vitest_rollup_error__;
+  const transform = error[TRANSFORM_ERROR_KEY];
   if (transform || message.startsWith("Transform failed")) {
     const at = /:(\d+):(\d+)\s*\]/.exec(message);
     const detail = /\[[A-Z_]+\]\s*(.+)/.exec(message)?.[1]?.trim() ?? firstLine(message);
@@ -114,6 +115,6 @@ export function fileErrorOf(binding: Binding, module: TestModule | undefined): F
 export function unhandledErrorOf(error: unknown): FileError {
   const e = error as ErrorLike;
   const message = firstLine(plain(e?.message ?? error));
-  if (/Worker exited unexpectedly|emitted error/.test(message)) return { kind: "crash", message: RUN_MESSAGES.crashed(message) };
+  if (POOL_ERROR.test(message)) return { kind: "crash", message: RUN_MESSAGES.crashed(message) };
   return { kind: "unhandled", message: `An error escaped the tests: ${message}` };
 }

@@ -18,6 +18,7 @@ import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
 import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult } from "../model/result.js";
 import { runReporter } from "./run-reporter.js";
+import { POOL_ERROR, TEST_PATH_KEY } from "./vitest-internals.js";
 
 export interface RunnerOptions {
   /** Hard wall-clock limit for one run, in seconds. */
@@ -78,10 +79,10 @@ const TEST_TIMEOUT_MS = 2_000;
 
 /** Whether an unhandled error belongs to `testFile`: tagged with its path, or the only file there is. */
 function tracedTo(error: unknown, testFile: string, batchSize: number): boolean {
-  const path = (error as { VITEST_TEST_PATH?: string } | null)?.VITEST_TEST_PATH;
+  const path = (error as { [TEST_PATH_KEY]?: string } | null)?.[TEST_PATH_KEY];
   if (path) return path === testFile;
   // A pool-level error names no file; a dying worker is already traced through the watchdog.
-  if (/Worker exited unexpectedly|emitted error/.test(String((error as Error)?.message ?? error))) return false;
+  if (POOL_ERROR.test(String((error as Error)?.message ?? error))) return false;
   return batchSize === 1;
 }
 

@@ -10,7 +10,7 @@
 import Anthropic from "#anthropic-sdk";
 import { pathToFileURL } from "node:url";
 import { startProvider } from "../testing/index.js";
-import { lazyRunChunkFiles } from "./vitest-chunks.js";
+import { lazyRunChunkFiles } from "./vitest-internals.js";
 
 /** Enough rehearsals to reach the optimised tiers; bounded so an unused spare goes quiet. */
 const MAX_PASSES = 40;

@@ -1,0 +1,74 @@
+/**
+ * Every undocumented part of vitest that the runner leans on, in one place: the worker
+ * protocol a custom pool must speak, the texts vitest gives a dying worker and a stray
+ * `process.exit`, the keys it hangs on errors, and the lazily imported chunks a warm spare
+ * pre-imports. They belong to the pinned vitest (4.1.12). None is a public API.
+ *
+ * Upgrading vitest:
+ *  1. Pin the new version, `npm ci`, then run test/checker/run/vitest-internals.test.ts: it
+ *     looks for each name and text below in the installed vitest and fails on the first one
+ *     gone. Find its new spelling in node_modules/vitest/dist and change it here only.
+ *  2. LAZY_RUN_CHUNKS carry build hashes: take the new names from the test's failure.
+ *  3. Run the whole suite: the runner, pool and grading tests drive a real vitest through
+ *     these paths (a crash, a timeout, process.exit, a syntax error, a reused worker).
+ *  4. Run `npm run bench:rerun` and `bench:grade` before and after: a missed chunk or a
+ *     changed reset shows up there first.
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+/** The forks pool's worker entry, relative to vitest's dist folder (our pool forks it itself). */
+export const WORKER_ENTRY = "workers/forks.js";
+
+/** What a message from a worker to the pool, and from the pool to a worker, is marked with. */
+export interface WorkerResponse {
+  __vitest_worker_response__?: boolean;
+  type?: string;
+  error?: unknown;
+}
+export interface WorkerRequest {
+  __vitest_worker_request__?: boolean;
+  type?: string;
+}
+export const isWorkerResponse = (message: unknown): message is WorkerResponse => (message as WorkerResponse | null)?.__vitest_worker_response__ === true;
+export const isWorkerRequest = (message: unknown): message is WorkerRequest => (message as WorkerRequest | null)?.__vitest_worker_request__ === true;
+export const workerResponse = (type: string, error?: Error): WorkerResponse => ({ __vitest_worker_response__: true, type, ...(error ? { error } : {}) });
+
+/** The message types the pool reads or answers. */
+export const MESSAGE = {
+  start: "start",
+  started: "started",
+  stop: "stop",
+  stopped: "stopped",
+  run: "run",
+  collect: "collect",
+  fileFinished: "testfileFinished",
+} as const;
+
+/** The error vitest's pool makes of a worker's exit, and of its "error" event. */
+export const WORKER_EXITED = "Worker exited unexpectedly";
+export const WORKER_EMITTED_ERROR = "emitted error";
+export const POOL_ERROR = new RegExp(`${WORKER_EXITED}|${WORKER_EMITTED_ERROR}`);
+
+/** vitest's stand-in for process.exit inside a test run: its text is what the learner reads. */
+export const exitCalled = (code: string | number | null | undefined) => `process.exit unexpectedly called with "${code}"`;
+
+/** The key vitest hangs a transform (syntax) error's plugin and file on. */
+export const TRANSFORM_ERROR_KEY = "__vitest_rollup_error__";
+/** The key vitest tags an unhandled error with the test file it came from. */
+export const TEST_PATH_KEY = "VITEST_TEST_PATH";
+
+/**
+ * Two chunks vitest's worker imports lazily at the start of every run (its console and its
+ * snapshot environment): ~8 ms a run, paid after the save. A warm spare imports them while
+ * it waits.
+ */
+export const LAZY_RUN_CHUNKS = ["console.3WNpx0tS.js", "node.COQbm6gK.js"] as const;
+
+export function vitestDist(): string {
+  return join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "dist");
+}
+
+export function lazyRunChunkFiles(): string[] {
+  return LAZY_RUN_CHUNKS.map((name) => join(vitestDist(), "chunks", name));
+}
