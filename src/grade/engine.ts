@@ -6,7 +6,7 @@
  * process ever holds two learners' code. One pair per rerun means anything a run reports
  * (a crash, an escaped error) belongs to that pair and no other.
  */
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ownedTempDir } from "../../checker/run/owned-temp.js";
 import { Runner } from "../../checker/run/runner.js";
@@ -71,9 +71,10 @@ async function startSlot(dir: string, tmp: string, sandbox: Sandbox, options: En
   return { runner, output, scratch: dir, tmp };
 }
 
+/** Empties `dir` but keeps it: a worker starting at that moment must find its temp folder there. */
 function emptyFolder(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
 }
 
 /**

@@ -7,6 +7,7 @@
  * by the runner's guard process (checker/run/guard-process.ts).
  */
 import { realpathSync } from "node:fs";
+import { join } from "node:path";
 import { SIGNALS_ENV } from "../../checker/run/signal-wall.js";
 import { FIXTURES_ENV, fixturesIn } from "../../checker/testing/fixtures.js";
 
@@ -35,6 +36,17 @@ function bothSpellings(dirs: string[]): string[] {
 }
 
 /**
+ * A folder and everything in it, as Node's wildcard: granted as a bare path, a folder's
+ * contents are granted only if it exists as the worker starts (Node stats it once), so a
+ * worker forked while its temp folder is being emptied would be refused everything in it.
+ * The wildcard covers the folder itself, never a sibling that shares its prefix. (Node 20
+ * aborts on a folder granted both ways.)
+ */
+function within(dir: string): string[] {
+  return [join(dir, "*")];
+}
+
+/**
  * `readable`: the folders workers may read; `memoryMb`: the heap limit (the guard's is given to
  * the runner); `tmp`: the one folder they may also write, as their TMPDIR, since exercises that
  * work on real files (offloading, a run saved to disk) need somewhere to put them. The
@@ -46,8 +58,8 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
   return {
     execArgv: [
       permissionFlag(),
-      ...bothSpellings(readable).map((dir) => `--allow-fs-read=${dir}`),
-      ...writable.flatMap((dir) => [`--allow-fs-read=${dir}`, `--allow-fs-write=${dir}`]),
+      ...bothSpellings(readable).flatMap((dir) => within(dir).map((path) => `--allow-fs-read=${path}`)),
+      ...writable.flatMap((dir) => within(dir).flatMap((path) => [`--allow-fs-read=${path}`, `--allow-fs-write=${path}`])),
       "--disable-warning=ExperimentalWarning",
       `--max-old-space-size=${memoryMb}`,
     ],

@@ -1,4 +1,5 @@
-import { realpathSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { SIGNALS_ENV } from "../../../checker/run/signal-wall.js";
@@ -18,8 +19,8 @@ test("workers may read only the given folders (as spelled and as real paths), wr
   const { execArgv } = workerSandbox([link], 768);
   expect(execArgv).toEqual([
     permissionFlag(),
-    `--allow-fs-read=${link}`,
-    `--allow-fs-read=${realpathSync(real)}`,
+    `--allow-fs-read=${join(link, "*")}`,
+    `--allow-fs-read=${join(realpathSync(real), "*")}`,
     "--disable-warning=ExperimentalWarning",
     "--max-old-space-size=768",
   ]);
@@ -39,8 +40,26 @@ test("the workers' whole environment is a fixed handful of variables, whatever t
 test("with a temp folder, workers may read and write there and nowhere else, and it is their TMPDIR", () => {
   const tmp = realpathSync(tempDir("sandbox-tmp"));
   const { execArgv, env } = workerSandbox([], 512, tmp);
-  expect(execArgv.filter((flag) => flag.startsWith("--allow-fs-write"))).toEqual([`--allow-fs-write=${tmp}`]);
-  expect(execArgv).toContain(`--allow-fs-read=${tmp}`);
+  expect(execArgv.filter((flag) => flag.startsWith("--allow-fs-write"))).toEqual([`--allow-fs-write=${join(tmp, "*")}`]);
+  expect(execArgv).toContain(`--allow-fs-read=${join(tmp, "*")}`);
   expect(env["TMPDIR"]).toBe(tmp);
   expect(env[FIXTURES_ENV], "where the lab lays fixtures the workers may not make").toBe(join(tmp, "lab-fixtures"));
+});
+
+test("a worker started while its temp folder is being emptied (there for no moment) may still write in it once it is back", () => {
+  const tmp = join(realpathSync(tempDir("sandbox-gap")), "tmp");
+  const { execArgv } = workerSandbox([], 256, tmp);
+  rmSync(tmp, { recursive: true, force: true });
+  // The worker starts with no folder there, then the folder comes back, as emptying it leaves it.
+  const script = [
+    `const fs = require("node:fs");`,
+    `fs.mkdirSync(${JSON.stringify(tmp)}, { recursive: true });`,
+    `fs.writeFileSync(${JSON.stringify(join(tmp, "note.txt"))}, "written");`,
+    `try { fs.writeFileSync(${JSON.stringify(`${tmp}-evil`)}, "x"); } catch (err) { console.log(err.code); }`,
+  ].join("\n");
+  const worker = spawnSync(process.execPath, [...execArgv, "-e", script], { encoding: "utf8" });
+  expect(worker.stderr).not.toMatch(/ERR_ACCESS_DENIED/);
+  expect(worker.stdout.trim(), "a sibling whose name extends the folder's is still refused").toBe("ERR_ACCESS_DENIED");
+  expect(readFileSync(join(tmp, "note.txt"), "utf8")).toBe("written");
+  mkdirSync(tmp, { recursive: true });
 });
