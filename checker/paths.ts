@@ -22,7 +22,7 @@ export function labPaths(root = packageRoot()) {
     solutions: join(root, "solutions"),
     dist: join(root, "dist"),
     labTest: join(root, "dist/checker/testing/index.js"),
-    preload: join(root, "dist/checker/run/preload.js"),
-    guardProcess: join(root, "dist/checker/run/guard-process.js"),
+    preload: join(root, "dist/checker/run/workers/preload.js"),
+    outsideWatcher: join(root, "dist/checker/run/stopping/outside-watcher.js"),
   };
 }

@@ -1,7 +1,7 @@
 // The build's second half, after tsc: what workers load instead of slow-to-load originals
-// (see checker/provider/o200k-table.ts and checker/run/sdk-bundle.ts).
+// (see checker/provider/o200k-table.ts and checker/run/workers/sdk-bundle.ts).
 import { writeTableCopy } from "../dist/checker/provider/o200k-table.js";
-import { bundleSdk, installedSdkRoot } from "../dist/checker/run/sdk-bundle.js";
+import { bundleSdk, installedSdkRoot } from "../dist/checker/run/workers/sdk-bundle.js";
 
 writeTableCopy();
 await bundleSdk(installedSdkRoot());

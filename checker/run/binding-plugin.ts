@@ -1,9 +1,9 @@
 import { dirname, isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
-import { ImportRefused, isInside, judgeResolved, judgeSpecifier, realOrSame } from "./import-wall.js";
+import { ImportRefused, isInside, judgeResolved, judgeSpecifier, realOrSame } from "./walls/import-wall.js";
 import type { Binding } from "./binding.js";
-import { bundledSdkFile } from "./sdk-bundle.js";
+import { bundledSdkFile } from "./workers/sdk-bundle.js";
 
 const SDK = /^@anthropic-ai\/sdk(\/.*)?$/;
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
 import type { TestCase, TestModule } from "vitest/node";
 import { bugOfTest, type Exercise } from "../model/exercises.js";
-import { REFUSAL_MARK } from "./import-wall.js";
+import { REFUSAL_MARK } from "./walls/import-wall.js";
 import { RUN_MESSAGES, type FileError, type TestOutcome } from "../model/result.js";
 import type { Binding } from "./binding.js";
 import { POOL_ERROR, TRANSFORM_ERROR_KEY } from "./vitest-internals.js";

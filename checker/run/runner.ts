@@ -12,8 +12,8 @@ import { labPaths } from "../paths.js";
 import type { Exercise } from "../model/exercises.js";
 import type { Binding } from "./binding.js";
 import { bindingPlugin } from "./binding-plugin.js";
-import { labPool, SpareProcesses, type Watchdog } from "./lab-pool.js";
-import { ownedTempDir } from "./owned-temp.js";
+import { labPool, SpareProcesses, type Watchdog } from "./workers/lab-pool.js";
+import { ownedTempDir } from "./walls/owned-temp.js";
 import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
 import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult } from "../model/result.js";
@@ -29,7 +29,7 @@ export interface RunnerOptions {
   env?: Record<string, string>;
   /** Extra Node flags for the worker processes, e.g. a heap limit. */
   execArgv?: string[];
-  /** The resident memory one worker process may use, in MB; the guard process stops it past that. */
+  /** The resident memory one worker process may use, in MB; the outside watcher stops it past that. */
   memoryLimitMb?: number;
   /** Where console output of learner code goes; discarded by default. */
   output?: NodeJS.WritableStream;

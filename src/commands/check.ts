@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { ownedTempDir } from "../../checker/run/owned-temp.js";
+import { ownedTempDir } from "../../checker/run/walls/owned-temp.js";
 import { fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
-import { isInside, realOrSame } from "../../checker/run/import-wall.js";
+import { isInside, realOrSame } from "../../checker/run/walls/import-wall.js";
 import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { inLearnerWords } from "../report/learner-words.js";

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ownedTempDir } from "../../checker/run/owned-temp.js";
+import { ownedTempDir } from "../../checker/run/walls/owned-temp.js";
 import { Runner } from "../../checker/run/runner.js";
 import { fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
 import type { Pair } from "./class-dir.js";

@@ -1,5 +1,5 @@
 /** Turns the runner's RunResult for a learner's copied file into a row's state, reason and tests. */
-import { MEMORY_GUARD_MARK } from "../../checker/run/worker-guard.js";
+import { MEMORY_GUARD_MARK } from "../../checker/run/stopping/outside-watcher-link.js";
 import type { RunResult, TestOutcome } from "../../checker/model/result.js";
 import { GRADE_REASONS } from "./messages.js";
 import type { GradeState, TestEntry } from "./record.js";

@@ -4,11 +4,11 @@
  * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
  * class folder, not other learners' copies, not the grader's home or working folder. It may
  * write only in its own temp folder (TMPDIR, emptied between pairs), start no process, start no thread and signal no process but its own. Its memory is watched from outside,
- * by the runner's guard process (checker/run/guard-process.ts).
+ * by the runner's outside watcher (checker/run/stopping/outside-watcher.ts).
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { SIGNALS_ENV } from "../../checker/run/signal-wall.js";
+import { SIGNALS_ENV } from "../../checker/run/walls/signal-wall.js";
 import { FIXTURES_ENV, fixturesIn } from "../../checker/testing/fixtures.js";
 
 export interface Sandbox {
@@ -64,7 +64,7 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
       `--max-old-space-size=${memoryMb}`,
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.
-    // It may signal no process but its own (see checker/run/signal-wall.ts).
+    // It may signal no process but its own (see checker/run/walls/signal-wall.ts).
     env: {
       PATH: "/usr/local/bin:/usr/bin:/bin",
       TZ: "UTC",

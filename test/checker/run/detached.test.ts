@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
-import { PID_NAMESPACE_ENV, pidNamespaces } from "../../../checker/run/pid-namespace.js";
+import { PID_NAMESPACE_ENV, pidNamespaces } from "../../../checker/run/walls/pid-namespace.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { alive } from "../../support/processes.js";
 import { until } from "../../support/until.js";

@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { refusedImport } from "../../../checker/run/import-wall.js";
-import { refusedSignal } from "../../../checker/run/signal-wall.js";
+import { refusedImport } from "../../../checker/run/walls/import-wall.js";
+import { refusedSignal } from "../../../checker/run/walls/signal-wall.js";
 import { CHECK_NOTES, checkCommand } from "../../../src/commands/check.js";
 import { captureIo } from "../../support/io.js";
 import { tempDir } from "../../support/temp-dir.js";

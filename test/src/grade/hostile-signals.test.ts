@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { PID_NAMESPACE_ENV } from "../../../checker/run/pid-namespace.js";
+import { PID_NAMESPACE_ENV } from "../../../checker/run/walls/pid-namespace.js";
 import { RUN_MESSAGES } from "../../../checker/model/result.js";
-import { refusedSignal } from "../../../checker/run/signal-wall.js";
+import { refusedSignal } from "../../../checker/run/walls/signal-wall.js";
 import { pidNamespaceWrap } from "./hostile-arm.js";
 import { classCopy, gradeChild, tempDir, type ChildRun } from "./support.js";
 

@@ -3,10 +3,10 @@ import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { refusedImport } from "../../../checker/run/import-wall.js";
-import { pidNamespaces } from "../../../checker/run/pid-namespace.js";
+import { refusedImport } from "../../../checker/run/walls/import-wall.js";
+import { pidNamespaces } from "../../../checker/run/walls/pid-namespace.js";
 import { RUN_MESSAGES } from "../../../checker/model/result.js";
-import { refusedSignal } from "../../../checker/run/signal-wall.js";
+import { refusedSignal } from "../../../checker/run/walls/signal-wall.js";
 import { GRADE_REASONS } from "../../../src/grade/messages.js";
 import { armHostiles, importIn, SECRET, SOLUTION_MARK, type Armed } from "./hostile-arm.js";
 import { classCopy, FIXTURE, GOOD_LEARNERS, GOOD_TABLE, gradeChild, hashTree, HOSTILE_LEARNERS, PATHS, tableRows, tempDir, type ChildRun } from "./support.js";

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { SIGNALS_ENV } from "../../../checker/run/signal-wall.js";
+import { SIGNALS_ENV } from "../../../checker/run/walls/signal-wall.js";
 import { FIXTURES_ENV } from "../../../checker/testing/fixtures.js";
 import { permissionFlag, workerSandbox } from "../../../src/grade/sandbox.js";
 import { tempDir } from "./support.js";
@@ -30,7 +30,7 @@ test("workers may read only the given folders (as spelled and as real paths), wr
 test("the workers' whole environment is a fixed handful of variables, whatever the grader's holds", () => {
   process.env["LAB_GRADE_TEST_SECRET"] = "do-not-pass-on";
   try {
-    // LAB_SIGNALS: the worker refuses to signal any process but its own (checker/run/signal-wall.ts).
+    // LAB_SIGNALS: the worker refuses to signal any process but its own (checker/run/walls/signal-wall.ts).
     expect(workerSandbox([], 512).env).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", TZ: "UTC", LANG: "C.UTF-8", [SIGNALS_ENV]: "own" });
   } finally {
     delete process.env["LAB_GRADE_TEST_SECRET"];

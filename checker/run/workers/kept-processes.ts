@@ -4,7 +4,7 @@
  * start-up, while no process ever runs two owners' code.
  */
 import type { ChildProcess } from "node:child_process";
-import { killGroup } from "./kill-group.js";
+import { killGroup } from "../stopping/kill-group.js";
 
 interface Kept {
   spec: string;

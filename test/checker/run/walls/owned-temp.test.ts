@@ -2,8 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { OWNER_FILE, ownedTempDir, pidNamespace, removeStale } from "../../../checker/run/owned-temp.js";
-import { tempDir } from "../../support/temp-dir.js";
+import { OWNER_FILE, ownedTempDir, pidNamespace, removeStale } from "../../../../checker/run/walls/owned-temp.js";
+import { tempDir } from "../../../support/temp-dir.js";
 
 /** A pid that belonged to a process of ours that has exited. */
 function deadPid(): number {

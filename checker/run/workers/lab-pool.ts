@@ -8,14 +8,14 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { killGroup } from "./kill-group.js";
+import { killGroup } from "../stopping/kill-group.js";
 import { KeptProcesses } from "./kept-processes.js";
-import { inPidNamespace, workerExit } from "./pid-namespace.js";
+import { inPidNamespace, workerExit } from "../walls/pid-namespace.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
-import { overMemoryLine, WorkerGuard } from "./worker-guard.js";
+import { overMemoryLine, OutsideWatcher } from "../stopping/outside-watcher-link.js";
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
-import { isWorkerResponse, MESSAGE, WORKER_ENTRY, WORKER_EXITED, workerResponse } from "./vitest-internals.js";
+import { isWorkerResponse, MESSAGE, WORKER_ENTRY, WORKER_EXITED, workerResponse } from "../vitest-internals.js";
 
 export const POOL_NAME = "lab-forks";
 
@@ -68,14 +68,14 @@ export function killTree(child: ChildProcess): void {
   killGroup(child.pid);
 }
 
-/** Keeps at most one ready process per spawn spec, each watched by the runner's guard process. */
+/** Keeps at most one ready process per spawn spec, each watched by the runner's outside watcher. */
 export class SpareProcesses {
   private readonly spares = new Map<string, ChildProcess>();
   /** Every process forked here that has not exited yet, spare or running. */
   private readonly live = new Set<ChildProcess>();
   /** Where each process's output goes once a run took it, for the guard's word on its death. */
   private readonly outputs = new WeakMap<ChildProcess, NodeJS.WritableStream>();
-  private guard: WorkerGuard | null = null;
+  private guard: OutsideWatcher | null = null;
   /** The processes started in a PID namespace (see pid-namespace.ts). */
   private readonly inNamespace = new WeakSet<ChildProcess>();
   private closed = false;
@@ -184,7 +184,7 @@ export class SpareProcesses {
       this.live.delete(child);
       if (this.closed && this.live.size === 0) this.guard?.close();
     });
-    this.guard ??= WorkerGuard.start();
+    this.guard ??= OutsideWatcher.start();
     this.guard.watch(child, this.memoryLimitMb, !namespaced, (report) => this.outputs.get(child)?.write(overMemoryLine(report)));
     return child;
   }

@@ -4,11 +4,11 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, onTestFinished, test } from "vitest";
-import { labPool, SpareProcesses, YOUNG_GENERATION_MB } from "../../../checker/run/lab-pool.js";
-import { labPaths } from "../../../checker/paths.js";
-import { PID_NAMESPACE_ENV } from "../../../checker/run/pid-namespace.js";
-import { until } from "../../support/until.js";
-import { tempDir } from "../../support/temp-dir.js";
+import { labPool, SpareProcesses, YOUNG_GENERATION_MB } from "../../../../checker/run/workers/lab-pool.js";
+import { labPaths } from "../../../../checker/paths.js";
+import { PID_NAMESPACE_ENV } from "../../../../checker/run/walls/pid-namespace.js";
+import { until } from "../../../support/until.js";
+import { tempDir } from "../../../support/temp-dir.js";
 
 const vitestDist = dirname(createRequire(import.meta.url).resolve("vitest/package.json")) + "/dist";
 const noWatchdog = { started() {}, died() {}, finished() {} };

@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { judgeResolved, judgeSpecifier, refusedImport } from "../../../checker/run/import-wall.js";
-import { tempDir } from "../../support/temp-dir.js";
+import { judgeResolved, judgeSpecifier, refusedImport } from "../../../../checker/run/walls/import-wall.js";
+import { tempDir } from "../../../support/temp-dir.js";
 
 const root = "/class/ada";
 const importer = `${root}/01-adder.ts`;

@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { bundledSdkFile, SDK_BUNDLE_DIR } from "../../../checker/run/sdk-bundle.js";
-import { tempDir } from "../../support/temp-dir.js";
+import { bundledSdkFile, SDK_BUNDLE_DIR } from "../../../../checker/run/workers/sdk-bundle.js";
+import { tempDir } from "../../../support/temp-dir.js";
 
 const bundle = (rel: string) => import(pathToFileURL(join(SDK_BUNDLE_DIR, rel)).href);
 const dir = tempDir("sdk-bundle");

@@ -9,8 +9,8 @@
  */
 import Anthropic from "#anthropic-sdk";
 import { pathToFileURL } from "node:url";
-import { startProvider } from "../testing/index.js";
-import { lazyRunChunkFiles } from "./vitest-internals.js";
+import { startProvider } from "../../testing/index.js";
+import { lazyRunChunkFiles } from "../vitest-internals.js";
 
 /** Enough rehearsals to reach the optimised tiers; bounded so an unused spare goes quiet. */
 const MAX_PASSES = 40;

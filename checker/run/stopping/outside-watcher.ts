@@ -1,5 +1,5 @@
 /**
- * The guard process: one per runner, watching that runner's worker processes from outside,
+ * The outside watcher: one process per runner, watching that runner's worker processes from outside,
  * so it keeps watching while learner code blocks a worker's only thread.
  *  - When the lab process is gone (exit, crash or SIGKILL), its IPC channel closes here,
  *    and every worker still watched is killed with its process group: a `while (true) {}`
@@ -11,8 +11,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { killGroup } from "./kill-group.js";
-import { startTicks } from "./owned-temp.js";
-import type { GuardMessage, GuardReport, GuardRequest } from "./worker-guard.js";
+import { startTicks } from "../walls/owned-temp.js";
+import type { GuardMessage, GuardReport, GuardRequest } from "./outside-watcher-link.js";
 
 const CHECK_EVERY_MS = process.platform === "linux" ? 25 : 100;
 

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { labPaths } from "../paths.js";
+import { labPaths } from "../../paths.js";
 
 /** The Node condition under which `#anthropic-sdk` is the bundle (set on every worker). */
 export const BUNDLED_SDK_CONDITION = "lab-bundled-sdk";

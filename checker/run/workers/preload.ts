@@ -3,9 +3,9 @@
  * hidden test (the SDK, the o200k encoder, the provider, Node's fetch) are paid while the
  * learner is still typing, not after the save.
  */
-import "../provider/o200k.js";
-import { resetBeforeEachRun } from "./between-files.js";
-import { refuseForeignSignals, SIGNALS_ENV } from "./signal-wall.js";
+import "../../provider/o200k.js";
+import { resetBeforeEachRun } from "../between-files.js";
+import { refuseForeignSignals, SIGNALS_ENV } from "../walls/signal-wall.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
 

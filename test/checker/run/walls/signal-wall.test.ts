@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { refusedSignal, refuseForeignSignals } from "../../../checker/run/signal-wall.js";
+import { refusedSignal, refuseForeignSignals } from "../../../../checker/run/walls/signal-wall.js";
 
 /** A stand-in process whose _kill records instead of signalling: nothing real is ever sent. */
 function fakeProcess(pid: number) {

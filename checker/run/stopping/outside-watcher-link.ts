@@ -1,9 +1,9 @@
 /**
- * The lab's side of the guard process (guard-process.ts): started once per runner, told of
+ * The lab's side of the outside watcher (outside-watcher.ts): started once per runner, told of
  * each worker process as it is forked and as it exits.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { labPaths } from "../paths.js";
+import { labPaths } from "../../paths.js";
 import { killGroup } from "./kill-group.js";
 
 /** The start of the line a worker's output gets when the guard stops it for its memory. */
@@ -18,7 +18,7 @@ export type GuardMessage = GuardReport | { type: "ready" };
 /** What a worker stopped for its memory leaves in its output, for whoever explains its death. */
 export const overMemoryLine = (report: GuardReport) => `${MEMORY_GUARD_MARK}: the process used ${report.usedMb} MB, the limit is ${report.limitMb} MB\n`;
 
-export class WorkerGuard {
+export class OutsideWatcher {
   private readonly listeners = new Map<number, (report: GuardReport) => void>();
   /** Requests held until the guard says it listens: one sent sooner is lost, on a busy machine. */
   private pending: GuardRequest[] | null = [];
@@ -40,9 +40,9 @@ export class WorkerGuard {
     process.channel?.unref();
   }
 
-  static start(): WorkerGuard {
+  static start(): OutsideWatcher {
     // Its own process group, so a Ctrl-C in the terminal reaches the lab, not the guard.
-    return new WorkerGuard(fork(labPaths().guardProcess, [], { execArgv: [], stdio: ["ignore", "ignore", "ignore", "ipc"], detached: true }));
+    return new OutsideWatcher(fork(labPaths().outsideWatcher, [], { execArgv: [], stdio: ["ignore", "ignore", "ignore", "ipc"], detached: true }));
   }
 
   get pid(): number | undefined {

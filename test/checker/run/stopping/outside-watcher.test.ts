@@ -1,9 +1,9 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "vitest";
-import { labPaths } from "../../../checker/paths.js";
-import { WorkerGuard, type GuardReport } from "../../../checker/run/worker-guard.js";
-import { alive } from "../../support/processes.js";
-import { until } from "../../support/until.js";
+import { labPaths } from "../../../../checker/paths.js";
+import { OutsideWatcher, type GuardReport } from "../../../../checker/run/stopping/outside-watcher-link.js";
+import { alive } from "../../../support/processes.js";
+import { until } from "../../../support/until.js";
 
 /** A stand-in worker: an idle Node process in its own process group, as the pool forks them. */
 function idleProcess(): ChildProcess {
@@ -13,7 +13,7 @@ function idleProcess(): ChildProcess {
 const exited = (child: ChildProcess) => new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
 
 test("closing the guard's channel kills every process it still watches, then the guard", async () => {
-  const guard = WorkerGuard.start();
+  const guard = OutsideWatcher.start();
   const worker = idleProcess();
   guard.watch(worker, null, false, () => {});
   const signal = exited(worker);
@@ -24,7 +24,7 @@ test("closing the guard's channel kills every process it still watches, then the
 });
 
 test("a watched process past its memory limit is reported, then killed", async () => {
-  const guard = WorkerGuard.start();
+  const guard = OutsideWatcher.start();
   const worker = idleProcess();
   const reports: GuardReport[] = [];
   const signal = exited(worker);
@@ -36,7 +36,7 @@ test("a watched process past its memory limit is reported, then killed", async (
 });
 
 test("a guard whose channel closed before it started exits instead of polling forever", async () => {
-  const guard = fork(labPaths().guardProcess, [], { execArgv: [], stdio: "ignore", detached: true });
+  const guard = fork(labPaths().outsideWatcher, [], { execArgv: [], stdio: "ignore", detached: true });
   guard.disconnect();
   await until(() => !alive(guard.pid!), "the guard to end", 3_000, 20);
 });
