@@ -1,6 +1,6 @@
 /** How the text formats spell the values of a summary. */
 import { formatSeconds } from "../../progress/drills.js";
-import type { FailedTest, LearnerTotal, Row } from "../summary.js";
+import type { ExerciseTotal, FailedTest, LearnerTotal, Row } from "../summary.js";
 
 export const NONE = "-";
 
@@ -19,3 +19,14 @@ export const drillsCell = (learner: LearnerTotal) =>
   learner.drills.map((d) => `${String(d.number).padStart(2, "0")} ${d.seconds === null ? NONE : formatSeconds(d.seconds)}`).join(", ");
 
 export const failedCells = (test: FailedTest) => [String(test.learners), test.exercise, test.test];
+
+/** One exercise's row: passed, rate, then the count of each way a pair can fall short. */
+export const exerciseCells = (e: ExerciseTotal) => [
+  e.exercise,
+  ratio(e.passed, e.learners),
+  percent(e.rate),
+  String(e.states.fail),
+  String(e.states.error),
+  String(e.states.timeout),
+  String(e.states.missing),
+];

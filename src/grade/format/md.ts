@@ -1,6 +1,6 @@
 /** The class table as Markdown, for a README or an issue. */
 import type { ClassSummary } from "../summary.js";
-import { drillsCell, failedCells, msCell, NONE, passedCell, percent, ratio } from "./cells.js";
+import { drillsCell, exerciseCells, failedCells, msCell, NONE, passedCell, ratio } from "./cells.js";
 
 const escapeCell = (text: string) =>
   text
@@ -28,19 +28,7 @@ export function renderMarkdown(summary: ClassSummary): string {
     ["learner", "exercises passed", "tests passed", "best drills"],
     summary.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l)]),
   );
-  const exercises = table(
-    ["exercise", "passed", "rate", "fail", "error", "timeout", "missing"],
-    summary.exercises.map((e) => [
-      e.exercise,
-      ratio(e.passed, e.learners),
-      percent(e.rate),
-      String(e.states.fail),
-      String(e.states.error),
-      String(e.states.timeout),
-      String(e.states.missing),
-    ]),
-    [2],
-  );
+  const exercises = table(["exercise", "passed", "rate", "fail", "error", "timeout", "missing"], summary.exercises.map(exerciseCells), [2]);
   const failed = summary.mostFailed.length === 0 ? ["No test failed."] : table(["learners", "exercise", "test"], summary.mostFailed.map(failedCells), [0]);
   return [
     "## Results",

@@ -1,6 +1,6 @@
 /** The class table for a terminal: rows, learner totals, class totals, most failed tests. */
 import type { ClassSummary } from "../summary.js";
-import { drillsCell, failedCells, msCell, passedCell, percent, ratio, whyCell } from "./cells.js";
+import { drillsCell, exerciseCells, failedCells, msCell, passedCell, ratio, whyCell } from "./cells.js";
 import { columns } from "./columns.js";
 
 /** The why column is cut here so a row stays one line; json, csv and md keep the whole text. */
@@ -32,15 +32,7 @@ export function renderTable(summary: ClassSummary): string {
       { header: "timeout" },
       { header: "missing" },
     ],
-    summary.exercises.map((e) => [
-      e.exercise,
-      ratio(e.passed, e.learners),
-      percent(e.rate),
-      String(e.states.fail),
-      String(e.states.error),
-      String(e.states.timeout),
-      String(e.states.missing),
-    ]),
+    summary.exercises.map(exerciseCells),
   );
   const failed =
     summary.mostFailed.length === 0
