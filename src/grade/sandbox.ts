@@ -42,8 +42,8 @@ function bothSpellings(dirs: string[]): string[] {
  * The wildcard covers the folder itself, never a sibling that shares its prefix. (Node 20
  * aborts on a folder granted both ways.)
  */
-function within(dir: string): string[] {
-  return [join(dir, "*")];
+function within(dir: string): string {
+  return join(dir, "*");
 }
 
 /**
@@ -58,8 +58,8 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
   return {
     execArgv: [
       permissionFlag(),
-      ...bothSpellings(readable).flatMap((dir) => within(dir).map((path) => `--allow-fs-read=${path}`)),
-      ...writable.flatMap((dir) => within(dir).flatMap((path) => [`--allow-fs-read=${path}`, `--allow-fs-write=${path}`])),
+      ...bothSpellings(readable).map((dir) => `--allow-fs-read=${within(dir)}`),
+      ...writable.flatMap((dir) => [`--allow-fs-read=${within(dir)}`, `--allow-fs-write=${within(dir)}`]),
       "--disable-warning=ExperimentalWarning",
       `--max-old-space-size=${memoryMb}`,
     ],
