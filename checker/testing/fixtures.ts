@@ -8,8 +8,9 @@
  * make links, copies the folder itself.
  */
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { labPaths } from "../paths.js";
+import { isInside } from "../run/walls/import-wall.js";
 
 /** The variable that tells a walled worker where the lab laid its run's fixtures. */
 export const FIXTURES_ENV = "LAB_FIXTURES";
@@ -24,11 +25,6 @@ export const FIXTURE_ERRORS = {
 /** Where the lab lays fixtures inside a walled worker's TMPDIR. */
 export const fixturesIn = (tmp: string) => join(tmp, "lab-fixtures");
 
-const isInside = (path: string, dir: string) => {
-  const rel = relative(dir, path);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-};
-
 /** Throws unless every link under `root` is relative and resolves inside `root`. */
 function checkLinks(root: string, dir = root): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -36,7 +32,9 @@ function checkLinks(root: string, dir = root): void {
     if (entry.isDirectory()) checkLinks(root, path);
     if (!entry.isSymbolicLink()) continue;
     const target = readlinkSync(path);
-    if (isAbsolute(target) || !isInside(resolve(dirname(path), target), root)) throw new Error(FIXTURE_ERRORS.linkOutside(relative(root, path), target));
+    const resolved = resolve(dirname(path), target);
+    // The folder itself counts as outside: a link to it would only loop.
+    if (isAbsolute(target) || relative(root, resolved) === "" || !isInside(resolved, root)) throw new Error(FIXTURE_ERRORS.linkOutside(relative(root, path), target));
   }
 }
 
