@@ -34,7 +34,8 @@ function checkLinks(root: string, dir = root): void {
     const target = readlinkSync(path);
     const resolved = resolve(dirname(path), target);
     // The folder itself counts as outside: a link to it would only loop.
-    if (isAbsolute(target) || relative(root, resolved) === "" || !isInside(resolved, root)) throw new Error(FIXTURE_ERRORS.linkOutside(relative(root, path), target));
+    if (isAbsolute(target) || relative(root, resolved) === "" || !isInside(resolved, root))
+      throw new Error(FIXTURE_ERRORS.linkOutside(relative(root, path), target));
   }
 }
 
