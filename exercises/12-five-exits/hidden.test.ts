@@ -278,7 +278,9 @@ describe("12 five exits", () => {
     const dir = tempDir();
     let die = true;
     let reachedThird = false;
-    const session = await open("plan", (n) => (n === 3 && die ? ((reachedThird = true), new Promise<void>(() => {})) : undefined));
+    let endFirstLife: (why: Error) => void = () => {};
+    const hang = () => new Promise<void>((_, reject) => (endFirstLife = reject));
+    const session = await open("plan", (n) => (n === 3 && die ? ((reachedThird = true), hang()) : undefined));
     const first = workspace();
     const state = newRun("Which log mentions a timeout?");
     void run(state, first.tools, { client: session.client, saveDir: dir }); // dies at the third call: never settles
@@ -294,6 +296,8 @@ describe("12 five exits", () => {
     expect(end.status).toBe("completed");
     expect(second.ran, "the second life runs nothing the first already did").toEqual([]);
     expect(end.costUsd).toBeCloseTo(sum(wireCosts(session)), 9);
+    // The first life's call would hold the SDK's request timer for minutes in a worker kept for the next file.
+    endFirstLife(new Error("the first life is over"));
   });
 
   test("Stop pressed during a six-step tool ends the run at the step it reached; progress arrives on the way (signal-not-passed bug)", async () => {
@@ -333,11 +337,14 @@ describe("12 five exits", () => {
     stop.abort("user pressed Stop");
     // A tool that never hears Stop would wait at its gate for ever: after a grace, let it run on, so
     // the test fails on what it did, not on a time limit.
-    const grace = new Promise<false>((resolve) => setTimeout(() => resolve(false), 500));
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), 500)));
     if (!(await Promise.race([ending.then(() => true), grace]))) {
       openAll = true;
       gate.open?.();
     }
+    // Nothing of this test may outlive it in a worker kept for the next file.
+    clearTimeout(graceTimer);
     const end = await ending;
 
     expect(stepsDone, "steps the tool finished: Stop reached it at its third (one that never hears Stop does all six)").toBe(2);
