@@ -47,6 +47,8 @@ export interface Provider {
   readonly scenarios: readonly Scenario[];
   /** Forgets recorded exchanges, fault attempt counters and the prompt cache. */
   reset(): void;
+  /** Ends the keep-alive connections no request is using (a worker kept for another file starts from none). */
+  closeIdleConnections(): void;
   close(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
       return handler.scenarioList();
     },
     reset: () => handler.reset(),
+    closeIdleConnections: () => server.closeIdleConnections(),
     close() {
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

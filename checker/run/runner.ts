@@ -64,7 +64,8 @@ export interface RunRequest {
   /**
    * Whose code `implFile` is (a learner, when grading). A batch whose requests all name one
    * owner may run on a worker process kept from that owner's previous batch, each file with
-   * fresh module state; a process never runs two owners' code, nor a request without one.
+   * fresh module state, as long as the file before left nothing behind (see
+   * workers/leftovers.ts); a process never runs two owners' code, nor a request without one.
    */
   owner?: string;
 }
@@ -203,9 +204,6 @@ export class Runner {
     await this.spares.serve(owner);
     const { results, reused } = await this.executeOnce(requests);
     if (owner === null) return results;
-    // Code that failed may leave work behind (a timer, a loop of retries) that would slow or
-    // break the owner's next file: that one gets a fresh process.
-    if (results.some((r) => r.status !== "passed")) await this.spares.retire();
     // A reused process is not what the file would have met alone: a crash, a stray error or a
     // hang there may be the owner's earlier file's doing (a timer it left), so such a run
     // counts only once a fresh process has confirmed it.

@@ -16,6 +16,7 @@ import { WARM_UP_ENV } from "./worker-env.js";
 import { overMemoryLine, OutsideWatcher } from "../stopping/outside-watcher-link.js";
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
 import { isWorkerResponse, MESSAGE, WORKER_ENTRY, WORKER_EXITED, workerResponse } from "../vitest-internals.js";
+import { askForLeftovers, isLeftoverMessage, KEEPABLE_ENV, markFileStart } from "./leftovers.js";
 
 export const POOL_NAME = "lab-forks";
 
@@ -48,11 +49,14 @@ interface SpawnSpec {
  */
 export const YOUNG_GENERATION_MB = 16;
 
-function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): { child: ChildProcess; namespaced: boolean } {
+/** How long a run waits for its owner's process to come back from the check after its last file. */
+const SETTLING_WAIT_MS = 1_000;
+
+function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, keepable: boolean): { child: ChildProcess; namespaced: boolean } {
   const nodeArgs = [...spec.execArgv, `--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`];
   const namespace = inPidNamespace();
   const child = fork(spec.entrypoint, [], {
-    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
+    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "", [KEEPABLE_ENV]: keepable ? "1" : "" } as NodeJS.ProcessEnv,
     // fork runs execPath with execArgv before the entry point: unshare, then node and its flags.
     ...(namespace ? { execPath: namespace.command, execArgv: [...namespace.args, ...nodeArgs] } : { execArgv: nodeArgs }),
     stdio: "pipe",
@@ -140,8 +144,17 @@ export class SpareProcesses {
     void done.finally(() => this.settling.delete(done));
   }
 
-  /** A process for a run: the owner's kept one, else a spare, else a new one. `reused`: it ran a file before. */
-  take(spec: SpawnSpec): { child: ChildProcess; reused: boolean } {
+  /**
+   * A process for a run: the owner's kept one, else a spare, else a new one. `reused`: it ran a
+   * file before. A process still being checked after its last file (see LabForkWorker.send) is
+   * waited for, briefly: taking it back is cheaper than starting another.
+   */
+  async take(spec: SpawnSpec): Promise<{ child: ChildProcess; reused: boolean }> {
+    if (this.owner !== null && this.settling.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all([...this.settling]), new Promise((resolve) => (timer = setTimeout(resolve, SETTLING_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     // After killAll() no learner code may start, however late vitest asks for a worker.
     if (this.aborted) throw new Error(POOL_MESSAGES.aborted);
     const key = JSON.stringify(spec);
@@ -175,7 +188,7 @@ export class SpareProcesses {
   }
 
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
-    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm);
+    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm, this.owner !== null);
     if (namespaced) this.inNamespace.add(child);
     // A spare that dies just before a run takes it breaks this pipe; its exit reports the death.
     child.stdin?.on("error", () => {});
@@ -226,8 +239,8 @@ class LabForkWorker implements PoolWorker {
   private running: string[] = [];
   /** Requests ("start", "stop") sent to the worker that it has not answered yet. */
   private readonly unanswered = new Set<"start" | "stop">();
-  /** vitest's exit listeners, each wrapped (see exitHandler). */
-  private readonly exitHandlers = new Map<(arg: any) => void, (...args: unknown[]) => void>();
+  /** vitest's exit and message listeners, each wrapped (see wrapped). */
+  private readonly wrappers = new Map<(arg: any) => void, (...args: unknown[]) => void>();
   /** Every listener put on the process for this worker, taken off again when the process is kept. */
   private readonly attached: [string, (...args: any[]) => void][] = [];
   private readonly spec: SpawnSpec;
@@ -266,31 +279,38 @@ class LabForkWorker implements PoolWorker {
   }
 
   on(event: string, callback: (arg: any) => void): void {
-    this.attach(this.process, event, event === "exit" ? this.exitHandler(callback) : callback);
+    this.attach(this.process, event, event === "exit" || event === "message" ? this.wrapped(event, callback) : callback);
   }
 
   off(event: string, callback: (arg: any) => void): void {
-    const listener = (event === "exit" && this.exitHandlers.get(callback)) || callback;
+    const listener = this.wrappers.get(callback) || callback;
     this.process.off(event, listener);
     const at = this.attached.findIndex(([e, l]) => e === event && l === listener);
     if (at >= 0) this.attached.splice(at, 1);
   }
 
   /**
-   * vitest turns a worker's exit into an "error" event for the task it runs. A worker killed
-   * after its task finished or was cancelled (abort(), a busy machine) has no task listening,
-   * and Node throws such an event out of the exit handler, crashing lab itself.
+   * vitest's listener, as it must hear it. "exit": vitest turns a worker's exit into an
+   * "error" event for the task it runs; a worker killed after its task finished or was
+   * cancelled (abort(), a busy machine) has no task listening, and Node throws such an event
+   * out of the exit handler, crashing lab itself. "message": the pool's own questions to the
+   * worker (leftovers.ts) are not vitest's.
    */
-  private exitHandler(callback: (arg: any) => void): (...args: unknown[]) => void {
-    const handler = (...args: unknown[]) => {
-      try {
-        (callback as (...a: unknown[]) => void)(...args);
-      } catch (err) {
-        if (!(err instanceof Error && err.message === WORKER_EXITED)) throw err;
-      }
-    };
-    this.exitHandlers.set(callback, handler);
-    return handler;
+  private wrapped(event: "exit" | "message", callback: (arg: any) => void): (...args: unknown[]) => void {
+    const handler =
+      event === "message"
+        ? (message: unknown) => {
+            if (!isLeftoverMessage(message)) callback(message);
+          }
+        : (...args: unknown[]) => {
+            try {
+              (callback as (...a: unknown[]) => void)(...args);
+            } catch (err) {
+              if (!(err instanceof Error && err.message === WORKER_EXITED)) throw err;
+            }
+          };
+    this.wrappers.set(callback, handler as (...args: unknown[]) => void);
+    return handler as (...args: unknown[]) => void;
   }
 
   /** Answers for the process, as it would, a request it need not see (see send). */
@@ -308,16 +328,24 @@ class LabForkWorker implements PoolWorker {
       }
       // A kept process was started once; vitest's start-up (environment, module runner) stands.
       if (message.type === MESSAGE.start && this.reused) return this.answer(child, MESSAGE.started);
-      // Kept for its owner's next file: vitest's teardown would leave it unable to run one.
-      if (message.type === MESSAGE.stop && this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps()) {
-        this.keeping = true;
+      // Perhaps kept for its owner's next file: vitest's teardown would leave it unable to run one.
+      if (message.type === MESSAGE.stop && this.fitToKeep()) {
         this.spares.settle(
           new Promise<void>((done) => {
-            this.settled = done;
-            child.once("exit", () => done());
+            const onExit = () => done();
+            child.once("exit", onExit);
+            this.settled = () => {
+              child.off("exit", onExit);
+              done();
+            };
           }),
         );
-        return this.answer(child, MESSAGE.stopped);
+        void askForLeftovers(child).then((found) => {
+          if (found.length > 0 || !this.fitToKeep()) return this.forward(child, message);
+          this.keeping = true;
+          this.answer(child, MESSAGE.stopped);
+        });
+        return;
       }
     }
     if (message.type === MESSAGE.run || message.type === MESSAGE.collect) {
@@ -329,8 +357,19 @@ class LabForkWorker implements PoolWorker {
         killTree(child);
       };
       this.watchdog.started(this.running, kill, this.reused);
+      if (this.spares.keeps()) markFileStart(child);
     }
     this.process.send(message);
+  }
+
+  /** Its file finished without an error, nothing stopped it, and its owner may have another. */
+  private fitToKeep(): boolean {
+    return this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps();
+  }
+
+  private forward(child: ChildProcess, message: WorkerRequest): void {
+    if (child.exitCode !== null || child.signalCode !== null) return this.answerForDead(child);
+    child.send(message);
   }
 
   deserialize(data: unknown): unknown {
@@ -344,7 +383,7 @@ class LabForkWorker implements PoolWorker {
   }
 
   async start(): Promise<void> {
-    const { child, reused } = this.spares.take(this.spec);
+    const { child, reused } = await this.spares.take(this.spec);
     this.child = child;
     this.reused = reused;
     this.generation = this.spares.generation;

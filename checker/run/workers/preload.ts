@@ -7,6 +7,8 @@ import "../../provider/o200k.js";
 import { resetBeforeEachRun } from "../between-files.js";
 import { refuseForeignSignals, SIGNALS_ENV } from "../walls/signal-wall.js";
 import { WARM_UP_ENV } from "./worker-env.js";
+import { KEEPABLE_ENV } from "./leftovers.js";
+import { prepareForLeftoverChecks } from "./leftover-watch.js";
 import { warmUp } from "./warm-up.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
@@ -19,3 +21,5 @@ process.once("disconnect", () => process.exit(0));
 // A spare waits for a save anyway: real round trips warm fetch (undici loads lazily) and the
 // paths a hidden test takes. A worker forked for a batch (self-check, grading) goes straight to work.
 if (process.env[WARM_UP_ENV] === "1") await warmUp();
+
+if (process.env[KEEPABLE_ENV] === "1") await prepareForLeftoverChecks();

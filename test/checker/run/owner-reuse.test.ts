@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -62,4 +62,32 @@ test("runs of different owners never share a process", async () => {
   await runner.retireWorkers();
   const seen = readFileSync(pids, "utf8").trim().split("\n");
   expect(new Set(seen).size).toBe(3);
+});
+
+describe("a file that fails hands its process to the owner's next file only when it left nothing behind", () => {
+  const leavers = {
+    "fails, leaves nothing": { code: "export const left = 0;", kept: true },
+    "leaves a timer": { code: "setInterval(() => {}, 60_000);", kept: false },
+    "patches a prototype": { code: 'Date.prototype.toLocaleDateString = () => "never";', kept: false },
+    "sets an environment variable": { code: 'process.env.LEFT_BEHIND = "1";', kept: false },
+  };
+  test.each(Object.entries(leavers))("%s", async (name, { code, kept }) => {
+    const dir = tempDir("owner-leftovers");
+    const pids = join(dir, "pids.txt");
+    const record = `import { appendFileSync, readlinkSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n`;
+    // Wrong on purpose: add() is off by one, so every run of it fails.
+    const wrong = readFileSync(adder!.solution, "utf8").replace("return a + b;", "return a + b + 1;");
+    writeFileSync(join(dir, "01-adder.ts"), `${record}${code}\n${wrong}`);
+    writeFileSync(join(dir, "02-greeter.ts"), `${record}${readFileSync(greeter!.solution, "utf8")}`);
+
+    const [first] = await runner.runMany([{ exercise: adder!, implFile: join(dir, "01-adder.ts"), owner: dir }]);
+    const [second] = await runner.runMany([{ exercise: greeter!, implFile: join(dir, "02-greeter.ts"), owner: dir }]);
+    await runner.retireWorkers();
+
+    expect(first!.status, name).toBe("failed");
+    expect(second, "the next file's row is what a fresh process gives").toMatchObject({ status: "passed", error: null });
+    const [one, two] = readFileSync(pids, "utf8").trim().split("\n");
+    if (kept) expect(two, "the same process ran both files").toBe(one);
+    else expect(two, "a fresh process ran the second file").not.toBe(one);
+  });
 });

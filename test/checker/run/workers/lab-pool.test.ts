@@ -96,7 +96,7 @@ test("taking a spare whose stdin is already closed (it is dying) is no uncaught 
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on("uncaughtException", onUncaught);
-  const stdin = spares.take(spec).child.stdin!;
+  const stdin = (await spares.take(spec)).child.stdin!;
   // The broken pipe destroys stdin: its "close" follows the "error", and an unhandled error would
   // reach uncaughtException first. A listener of our own on "error" would hide that, so none here.
   await new Promise((resolve) => stdin.once("close", resolve)); // not events.once: it listens for "error" too
