@@ -177,12 +177,19 @@ function filesOf(exercise: Exercise): { files: string[]; judgeRuns: (results: Ru
 }
 
 /**
+ * Whose code the self-check runs: the lab's own, every file of it, so a worker process may run
+ * one file after another (each with fresh modules, and only while the last one left nothing
+ * behind; see checker/run/workers/leftovers.ts).
+ */
+export const SELF_CHECK_OWNER = "the lab's own exercise files";
+
+/**
  * Runs the solution, the stub, every mutant, every alternative and the tier 3 reference of each
  * exercise, all in one batch so the workers never wait for one exercise's slowest file.
  */
 export async function selfCheck(runner: Pick<Runner, "runMany">, exercises: Exercise[]): Promise<ExerciseVerdict[]> {
   const plans = exercises.map((exercise) => ({ exercise, ...filesOf(exercise) }));
-  const results = await runner.runMany(plans.flatMap((p) => p.files.map((implFile) => ({ exercise: p.exercise, implFile }))));
+  const results = await runner.runMany(plans.flatMap((p) => p.files.map((implFile) => ({ exercise: p.exercise, implFile, owner: SELF_CHECK_OWNER }))));
   let at = 0;
   return plans.map((plan) => {
     const mine = results.slice(at, at + plan.files.length);
