@@ -14,16 +14,14 @@ const SETTLE_MS = 100;
 
 type Slot = [value: unknown, get: unknown, set: unknown];
 
-/** What vitest (or vite) itself sets in every run of a file, whoever wrote it. */
+/** What vitest (or vite: its import.meta.env lives in process.env) itself sets in a run of a file, whoever wrote it. */
 const VITEST_OWN = new Set([
   "globalThis.console",
   "Error.prepareStackTrace",
   "process.exit",
   "process.chdir",
   "process._eventsCount",
-  "process.env.SSR",
-  "process.env.VITEST_WORKER_ID",
-  "process.env.VITEST_POOL_ID",
+  ...["SSR", "PROD", "DEV", "BASE_URL", "MODE", "VITEST_WORKER_ID", "VITEST_POOL_ID"].map((name) => `process.env.${name}`),
 ]);
 /** vitest's own state on globalThis: `__vitest_worker__` and the like, and its expect's symbols. */
 const VITEST_GLOBAL = /^(__vitest_|Symbol\((vitest:|expect-|jest-|chai))/;

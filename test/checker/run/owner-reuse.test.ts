@@ -13,7 +13,8 @@ const [adder, greeter] = loadExercises(join(fixture, "exercises"), join(fixture,
 let runner: Runner;
 
 beforeAll(async () => {
-  runner = await Runner.create({ timeoutSeconds: 10 });
+  // The workers' whole environment replaced, as grading does: whatever vite then adds to it is not the file's doing.
+  runner = await Runner.create({ timeoutSeconds: 10, env: { PATH: process.env.PATH ?? "" }, codeOverIpc: true });
 });
 afterAll(() => runner.close());
 
