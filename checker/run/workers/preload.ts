@@ -15,11 +15,16 @@ if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 
 resetBeforeEachRun();
 
-// A spare whose parent died has nothing to wait for.
-process.once("disconnect", () => process.exit(0));
+// A spare whose parent died has nothing to wait for. Its parent may be gone before this line
+// runs, the "disconnect" already past: hence the checks after each wait below too.
+const orphaned = () => process.exit(0);
+process.once("disconnect", orphaned);
 
 // A spare waits for a save anyway: real round trips warm fetch (undici loads lazily) and the
 // paths a hidden test takes. A worker forked for a batch (self-check, grading) goes straight to work.
 if (process.env[WARM_UP_ENV] === "1") await warmUp();
 
+// The shared provider started here would keep an orphan alive for ever.
 if (process.env[KEEPABLE_ENV] === "1") await prepareForLeftoverChecks();
+
+if (!process.connected) orphaned();

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
+import { KEEPABLE_ENV } from "../../../checker/run/workers/leftovers.js";
 import { alive } from "../../support/processes.js";
 import { until } from "../../support/until.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -52,3 +53,19 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   expect(next.status).toBe(0);
   expect(readdirSync(dir).filter((name) => name.startsWith("lab-run-"))).toEqual([]);
 }, 60_000);
+
+test("a worker readying itself to be kept (its shared provider listening) exits when its parent died before it was ready", async () => {
+  // No outside watcher here: the worker must notice on its own that nobody will ever send it a file.
+  const script = `
+    import { fork } from "node:child_process";
+    const child = fork(${JSON.stringify(join(root, "node_modules/vitest/dist/workers/forks.js"))}, [], {
+      execArgv: ["--conditions=lab-bundled-sdk", "--import=" + ${JSON.stringify(join(root, "dist/checker/run/workers/preload.js"))}],
+      env: { ...process.env, ${JSON.stringify(KEEPABLE_ENV)}: "1" }, stdio: "ignore", serialization: "advanced", detached: true,
+    });
+    process.stdout.write(String(child.pid), () => process.kill(process.pid, "SIGKILL"));`;
+  const parent = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  expect(parent.signal).toBe("SIGKILL");
+  const worker = Number(parent.stdout);
+  onTestFinished(() => void (alive(worker) && process.kill(worker, "SIGKILL")));
+  await until(() => !alive(worker), "the orphaned worker to end", 15_000, 50);
+}, 30_000);
