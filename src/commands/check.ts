@@ -1,14 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { ownedTempDir } from "../../checker/run/walls/owned-temp.js";
-import { fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
 import { isInside, realOrSame } from "../../checker/run/walls/import-wall.js";
 import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { inLearnerWords } from "../report/learner-words.js";
 import { DEFAULT_MEMORY_MB } from "../grade/options.js";
-import { workerSandbox } from "../grade/sandbox.js";
+import { walledRunnerOptions } from "../grade/sandbox.js";
 import { describeRun, describeTypeErrors } from "../report/plain-run.js";
 import { TypeChecker } from "../typecheck/type-checker.js";
 import { exerciseOrFail, implFileOrFail, loadContext, type LabContext } from "./context.js";
@@ -32,12 +28,7 @@ export const CHECK_NOTES = {
  */
 function wallsFor(ctx: LabContext, exercise: Exercise, implFile: string): RunnerOptions | null {
   if (isInside(realOrSame(implFile), realOrSame(ctx.config.workspaceDir))) return null;
-  const scratchDir = realOrSame(ownedTempDir("lab-run-"));
-  const tmp = join(scratchDir, "tmp");
-  mkdirSync(tmp);
-  layFixtures(exercise.dir, exercise.id, fixturesIn(tmp));
-  const sandbox = workerSandbox([join(ctx.paths.root, "node_modules"), join(ctx.paths.root, "dist"), scratchDir], DEFAULT_MEMORY_MB, tmp);
-  return { env: sandbox.env, execArgv: sandbox.execArgv, memoryLimitMb: DEFAULT_MEMORY_MB, codeOverIpc: true, scratchDir };
+  return walledRunnerOptions(ctx.paths.root, [exercise], DEFAULT_MEMORY_MB);
 }
 
 /** `lab check N`: one run, printed as rows; exit 0 only when every test passes. */

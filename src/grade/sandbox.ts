@@ -6,10 +6,14 @@
  * write only in its own temp folder (TMPDIR, emptied between pairs), start no process, start no thread and signal no process but its own. Its memory is watched from outside,
  * by the runner's outside watcher (checker/run/stopping/outside-watcher.ts).
  */
-import { realpathSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import type { Exercise } from "../../checker/model/exercises.js";
+import type { RunnerOptions } from "../../checker/run/runner.js";
+import { realOrSame } from "../../checker/run/walls/import-wall.js";
+import { ownedTempDir } from "../../checker/run/walls/owned-temp.js";
 import { SIGNALS_ENV } from "../../checker/run/walls/signal-wall.js";
-import { FIXTURES_ENV, fixturesIn } from "../../checker/testing/fixtures.js";
+import { FIXTURES_ENV, fixturesIn, layFixtures } from "../../checker/testing/fixtures.js";
 
 export interface Sandbox {
   execArgv: string[];
@@ -73,4 +77,19 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
       ...(tmp ? { TMPDIR: tmp, [FIXTURES_ENV]: fixturesIn(tmp) } : {}),
     },
   };
+}
+
+/**
+ * Runner options for files run behind grading's walls outside a grading (`lab check --file`
+ * on a file outside the workspace, the self-check): the worker reads the lab's compiled code
+ * and packages and the runner's copies of the hidden tests, and writes only in a TMPDIR of its
+ * own, where `exercises`' fixtures are laid first. Removed with the runner's scratch folder.
+ */
+export function walledRunnerOptions(labRoot: string, exercises: Exercise[], memoryMb: number): RunnerOptions {
+  const scratchDir = realOrSame(ownedTempDir("lab-run-"));
+  const tmp = join(scratchDir, "tmp");
+  mkdirSync(tmp);
+  for (const exercise of exercises) layFixtures(exercise.dir, exercise.id, fixturesIn(tmp));
+  const sandbox = workerSandbox([join(labRoot, "node_modules"), join(labRoot, "dist"), scratchDir], memoryMb, tmp);
+  return { env: sandbox.env, execArgv: sandbox.execArgv, memoryLimitMb: memoryMb, codeOverIpc: true, scratchDir };
 }
