@@ -1,9 +1,11 @@
 // npm run bench:self-check [-- N …] [-- --together] — how long the self-check takes, per exercise and per run.
 //
-// One Runner, as test/self-check.test.ts uses it (2 workers), runs each exercise's solution,
-// stub, mutants, alternatives and tier 3 reference as one batch. Prints each exercise's wall
-// time, its runs and the wall time per run, and the median and slowest time a run spent in its
-// own tests, then the total and the load average, because a busy machine stretches every figure.
+// Two Runners, as test/self-check.test.ts uses them (2 workers each): one runs each exercise's
+// solution, stub, mutants, alternatives and tier 3 reference as one batch, the other runs the
+// correct files (solution, alternatives, tier 3) again behind grading's walls. Prints each
+// exercise's wall time for both, its runs and the wall time per run, and the median and slowest
+// time a run spent in its own tests, then the total and the load average, because a busy
+// machine stretches every figure.
 // The machine's CPU time over the run is printed too (from /proc/stat on Linux; the workers'
 // own times are lost when their PID namespace is killed whole): busy seconds / 2 is roughly the
 // wall time on an otherwise idle two-core machine, and anything else running is in it.
@@ -12,7 +14,9 @@ import { loadavg } from "node:os";
 import { labPaths } from "../dist/checker/paths.js";
 import { loadExercises } from "../dist/checker/model/exercises.js";
 import { Runner } from "../dist/checker/run/runner.js";
-import { selfCheck } from "../dist/checker/self-check/self-check.js";
+import { correctFilesPass, selfCheck } from "../dist/checker/self-check/self-check.js";
+import { DEFAULT_MEMORY_MB } from "../dist/src/grade/options.js";
+import { walledRunnerOptions } from "../dist/src/grade/sandbox.js";
 
 const WORKERS = 2;
 const paths = labPaths();
@@ -41,6 +45,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const started = performance.now();
 const busyBefore = machineBusySeconds();
 const runner = await Runner.create({ timeoutSeconds: 10, maxWorkers: WORKERS });
+const walled = await Runner.create({ timeoutSeconds: 10, maxWorkers: WORKERS, ...walledRunnerOptions(paths.root, exercises, DEFAULT_MEMORY_MB) });
 const startup = performance.now() - started;
 console.log(`runner start: ${seconds(startup)} (${WORKERS} workers, load average ${loadavg()[0].toFixed(1)})`);
 
@@ -66,14 +71,18 @@ for (const exercise of together ? [] : exercises) {
   };
   const [verdict] = await selfCheck(timing, [exercise]);
   const wall = performance.now() - before;
-  problems += verdict.problems.length;
+  const beforeWalled = performance.now();
+  const [outcome] = await correctFilesPass(walled, [exercise], "walled");
+  const wallWalled = performance.now() - beforeWalled;
+  const correct = 1 + exercise.alternatives.length + (exercise.references[3] ? 1 : 0);
+  problems += verdict.problems.length + outcome.problems.length;
   console.log(
-    `${exercise.id}: ${seconds(wall)} wall for ${timed.length} runs (${seconds(wall / timed.length)} a run); ` +
-      `time in tests per run: median ${seconds(median(timed))}, slowest ${seconds(Math.max(...timed))}` +
-      (verdict.problems.length ? `, ${verdict.problems.length} problem(s)` : ""),
+    `${exercise.id}: ${seconds(wall + wallWalled)} = ${seconds(wall)} for ${timed.length} runs (${seconds(wall / timed.length)} a run) ` +
+      `+ ${seconds(wallWalled)} for ${correct} walled; time in tests per run: median ${seconds(median(timed))}, slowest ${seconds(Math.max(...timed))}` +
+      (verdict.problems.length + outcome.problems.length ? `, ${verdict.problems.length + outcome.problems.length} problem(s)` : ""),
   );
 }
-await runner.close();
+await Promise.all([runner.close(), walled.close()]);
 const total = performance.now() - started;
 const busy = machineBusySeconds();
 if (busy !== null && busyBefore !== null) console.log(`cpu: ${(busy - busyBefore).toFixed(1)} s busy on the whole machine (${WORKERS} cores)`);

@@ -198,6 +198,39 @@ export async function selfCheck(runner: Pick<Runner, "runMany">, exercises: Exer
   });
 }
 
+/**
+ * Runs the files that must pass every hidden test (the solution, every alternative, the tier 3
+ * reference) on `runner`, one that runs them behind grading's walls say, since a correct
+ * learner file graded there must pass as it does on the live screen. Per exercise: the tests
+ * the solution ran there, and the problems, each file named with `where` it ran.
+ */
+export async function correctFilesPass(
+  runner: Pick<Runner, "runMany">,
+  exercises: Exercise[],
+  where: string,
+): Promise<{ tests: string[]; problems: string[] }[]> {
+  const plans = exercises.map((exercise) => {
+    const reference = exercise.references[3];
+    const files: [implFile: string, label: string][] = [
+      [exercise.solution, "the solution"],
+      ...exercise.alternatives.map((file): [string, string] => [file, `alternatives/${basename(file)}`]),
+      ...(reference ? [[reference, "reference/tier3.ts"] as [string, string]] : []),
+    ];
+    return { exercise, files };
+  });
+  const results = await runner.runMany(plans.flatMap((p) => p.files.map(([implFile]) => ({ exercise: p.exercise, implFile, owner: SELF_CHECK_OWNER }))));
+  let at = 0;
+  return plans.map(({ files }) => {
+    const runs = results.slice(at, at + files.length);
+    at += files.length;
+    const tests = runs[0]!.tests.map((t) => t.name);
+    const problems: string[] = [];
+    if (tests.length === 0 && !runs[0]!.error) problems.push(SELF_CHECK_MESSAGES.correctFileError(`the solution (${where})`, SELF_CHECK_MESSAGES.noTests));
+    files.forEach(([, label], i) => judgeCorrectFile(`${label} (${where})`, runs[i]!, tests, problems));
+    return { tests, problems };
+  });
+}
+
 /** The self-check's report: what killed each mutant, how the correct files did, and every problem in words. */
 export function describeVerdict(v: ExerciseVerdict): string[] {
   const killed = v.mutants.filter((m) => m.killedBy.length > 0).length;
