@@ -1,5 +1,5 @@
 /**
- * What a worker process kept for its owner's next file (lab-pool.ts, SpareProcesses.serve)
+ * What a worker process kept for its owner's next file (spare-processes.ts, SpareProcesses.serve)
  * does between files, installed by preload.ts ahead of vitest's own listener. vitest resets
  * the modules itself (isolate: true) but makes process.exit throw only in a worker's first
  * run, and hands it the real one back after each run; a file's process.exit must fail that
