@@ -29,7 +29,7 @@ function vitestOwn(holder: string, key: PropertyKey): boolean {
   if (holder === "globalThis" && VITEST_GLOBAL.test(String(key))) return true;
   return VITEST_OWN.has(`${holder}.${String(key)}`);
 }
-/** Listeners vitest puts on process for each run. */
+/** Events vitest listens for on process, from its first run in a process on. */
 const VITEST_EVENTS = new Set<string | symbol>(["uncaughtException", "unhandledRejection"]);
 
 interface Snapshot {
@@ -103,8 +103,8 @@ function extraResources(before: Snapshot): string[] {
   return found;
 }
 
-/** What changed since `before`, in words; empty when nothing did. */
-function changesSince(before: Snapshot): string[] {
+/** What changed since `before`, in words; empty when nothing did. `firstFile`: vitest's own listeners were added meanwhile. */
+function changesSince(before: Snapshot, firstFile = false): string[] {
   const found: string[] = [];
   for (const [name, { of, slots }] of before.holders) {
     const now = slotsOf(of);
@@ -118,7 +118,7 @@ function changesSince(before: Snapshot): string[] {
   }
   const events = new Set([...before.listeners.keys(), ...process.eventNames()]);
   for (const event of events) {
-    if (VITEST_EVENTS.has(event)) continue;
+    if (firstFile && VITEST_EVENTS.has(event)) continue;
     const was = before.listeners.get(event) ?? [];
     const is = process.rawListeners(event);
     if (was.length !== is.length || was.some((listener, i) => listener !== is[i])) found.push(LEFTOVER_MESSAGES.listeners(String(event)));
@@ -143,6 +143,7 @@ export const CHANGED_SINCE_CHECK_EXIT = 70;
 export function leftoverWatch(hooks: LeftoverWatchHooks): (message: unknown) => boolean {
   let atStart: Snapshot | null = null;
   let atCheck: Snapshot | null = null;
+  let checks = 0;
   return (message) => {
     if (!isLeftoverMessage(message)) return false;
     if (message[KEY] === "start") {
@@ -154,7 +155,7 @@ export function leftoverWatch(hooks: LeftoverWatchHooks): (message: unknown) => 
       }
       atStart = take();
     } else if (message[KEY] === "check") {
-      void settle(atStart).then((found) => {
+      void settle(atStart, checks++ === 0).then((found) => {
         atCheck = take();
         hooks.reply({ [KEY]: "found", found });
       });
@@ -164,12 +165,12 @@ export function leftoverWatch(hooks: LeftoverWatchHooks): (message: unknown) => 
 }
 
 /** Waits up to SETTLE_MS for the file's resources to close, then says what is left. */
-async function settle(before: Snapshot | null): Promise<string[]> {
+async function settle(before: Snapshot | null, firstFile: boolean): Promise<string[]> {
   if (!before) return [LEFTOVER_MESSAGES.noAnswer];
   if (prepared) await (await import("../../testing/index.js")).closeIdleSharedConnections();
   const deadline = performance.now() + SETTLE_MS;
   while (extraResources(before).length > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
-  return [...extraResources(before), ...changesSince(before)];
+  return [...extraResources(before), ...changesSince(before, firstFile)];
 }
 
 let prepared = false;

@@ -23,7 +23,8 @@ function watch() {
   // file, vitest's own short timers come and go, so wait for them to go (polling with
   // setImmediate, which is no timer).
   const start = async () => {
-    for (let i = 0; i < 50_000 && process.getActiveResourcesInfo().includes("Timeout"); i++) await new Promise((resolve) => setImmediate(resolve));
+    const giveUp = performance.now() + 5_000;
+    while (process.getActiveResourcesInfo().includes("Timeout") && performance.now() < giveUp) await new Promise((resolve) => setImmediate(resolve));
     expect(process.getActiveResourcesInfo(), "no timer of vitest's is active when the file starts").not.toContain("Timeout");
     return onMessage({ [LEFTOVER_KEY]: "start" });
   };
@@ -111,4 +112,18 @@ test("a change made after the check (a timer that kept nothing alive) ends the p
   undo.push(() => delete (globalThis as Record<string, unknown>).lateChange);
   await start();
   expect(exits).toEqual([CHANGED_SINCE_CHECK_EXIT]);
+});
+
+test("a listener for uncaught errors is vitest's in a process's first file, and a leftover in any later one", async () => {
+  const { start, check } = watch();
+  const onError = () => {};
+  for (const file of ["first", "second"]) {
+    await start();
+    process.on("uncaughtException", onError);
+    undo.push(() => process.off("uncaughtException", onError));
+    const found = await check();
+    process.off("uncaughtException", onError);
+    if (file === "first") expect(found, file).toEqual([]);
+    else expect(found, file).toEqual([LEFTOVER_MESSAGES.listeners("uncaughtException")]);
+  }
 });
