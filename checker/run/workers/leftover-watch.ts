@@ -14,20 +14,26 @@ const SETTLE_MS = 100;
 
 type Slot = [value: unknown, get: unknown, set: unknown];
 
-/** What vitest (or vite: its import.meta.env lives in process.env) itself sets in a run of a file, whoever wrote it. */
-const VITEST_OWN = new Set([
+/**
+ * What vitest (or vite: its import.meta.env lives in process.env) sets in the first run of a
+ * file in a process, whoever wrote the file, and leaves as it is for the later ones.
+ */
+const VITEST_FIRST_RUN = new Set([
   "globalThis.console",
   "Error.prepareStackTrace",
   "process.exit",
   "process.chdir",
   "process._eventsCount",
-  ...["SSR", "PROD", "DEV", "BASE_URL", "MODE", "VITEST_WORKER_ID", "VITEST_POOL_ID"].map((name) => `process.env.${name}`),
+  ...["SSR", "PROD", "DEV", "BASE_URL", "MODE"].map((name) => `process.env.${name}`),
 ]);
+/** What vitest sets anew in every run. */
+const VITEST_EVERY_RUN = new Set(["process.env.VITEST_WORKER_ID", "process.env.VITEST_POOL_ID"]);
 /** vitest's own state on globalThis: `__vitest_worker__` and the like, and its expect's symbols. */
 const VITEST_GLOBAL = /^(__vitest_|Symbol\((vitest:|expect-|jest-|chai))/;
-function vitestOwn(holder: string, key: PropertyKey): boolean {
+function vitestOwn(holder: string, key: PropertyKey, firstFile: boolean): boolean {
   if (holder === "globalThis" && VITEST_GLOBAL.test(String(key))) return true;
-  return VITEST_OWN.has(`${holder}.${String(key)}`);
+  const at = `${holder}.${String(key)}`;
+  return VITEST_EVERY_RUN.has(at) || (firstFile && VITEST_FIRST_RUN.has(at));
 }
 /** Events vitest listens for on process, from its first run in a process on. */
 const VITEST_EVENTS = new Set<string | symbol>(["uncaughtException", "unhandledRejection"]);
@@ -68,7 +74,7 @@ function holdersNow(): [string, object][] {
   ];
   for (const key of Reflect.ownKeys(globalThis)) {
     const value = Reflect.getOwnPropertyDescriptor(globalThis, key)?.value;
-    if (!isObject(value) || value === globalThis || vitestOwn("globalThis", key)) continue;
+    if (!isObject(value) || value === globalThis || vitestOwn("globalThis", key, false)) continue;
     const name = String(key);
     holders.push([name, value]);
     const prototype = (value as { prototype?: unknown }).prototype;
@@ -109,12 +115,12 @@ function changesSince(before: Snapshot, firstFile = false): string[] {
   for (const [name, { of, slots }] of before.holders) {
     const now = slotsOf(of);
     for (const [key, slot] of slots) {
-      if (vitestOwn(name, key)) continue;
+      if (vitestOwn(name, key, firstFile)) continue;
       const current = now.get(key);
       if (!current) found.push(LEFTOVER_MESSAGES.removed(at(name, key)));
       else if (!same(slot, current)) found.push(LEFTOVER_MESSAGES.changed(at(name, key)));
     }
-    for (const key of now.keys()) if (!slots.has(key) && !vitestOwn(name, key)) found.push(LEFTOVER_MESSAGES.added(at(name, key)));
+    for (const key of now.keys()) if (!slots.has(key) && !vitestOwn(name, key, firstFile)) found.push(LEFTOVER_MESSAGES.added(at(name, key)));
   }
   const events = new Set([...before.listeners.keys(), ...process.eventNames()]);
   for (const event of events) {

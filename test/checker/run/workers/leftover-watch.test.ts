@@ -114,16 +114,20 @@ test("a change made after the check (a timer that kept nothing alive) ends the p
   expect(exits).toEqual([CHANGED_SINCE_CHECK_EXIT]);
 });
 
-test("a listener for uncaught errors is vitest's in a process's first file, and a leftover in any later one", async () => {
+test("what vitest sets up in a process's first file (uncaught-error listeners, its console) is a leftover in any later one", async () => {
   const { start, check } = watch();
   const onError = () => {};
+  const console = globalThis.console;
   for (const file of ["first", "second"]) {
     await start();
     process.on("uncaughtException", onError);
     undo.push(() => process.off("uncaughtException", onError));
+    globalThis.console = { ...console };
+    undo.push(() => (globalThis.console = console));
     const found = await check();
     process.off("uncaughtException", onError);
+    globalThis.console = console;
     if (file === "first") expect(found, file).toEqual([]);
-    else expect(found, file).toEqual([LEFTOVER_MESSAGES.listeners("uncaughtException")]);
+    else expect(found, file).toEqual([LEFTOVER_MESSAGES.changed('globalThis["console"]'), LEFTOVER_MESSAGES.listeners("uncaughtException")]);
   }
 });
