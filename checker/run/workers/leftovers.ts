@@ -30,8 +30,6 @@ export const LEFTOVER_MESSAGES = {
   listeners: (event: string) => `process listeners for "${event}" changed`,
 } as const;
 
-// ---- the pool's side ----
-
 /** Tells the worker a file of a process that may be kept is about to run (sent just before vitest's "run"). */
 export function markFileStart(child: ChildProcess): void {
   child.send({ [KEY]: "start" } satisfies LeftoverMessage);
