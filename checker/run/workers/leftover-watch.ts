@@ -155,7 +155,7 @@ export function leftoverWatch(hooks: LeftoverWatchHooks): (message: unknown) => 
     if (message[KEY] === "start") {
       // Something of the last file acted after it was checked (a timer that was not keeping
       // the process alive): this run would not be what a fresh process gives, so end it.
-      if (atCheck && changesSince(atCheck).length > 0) {
+      if (atCheck && (extraResources(atCheck).length > 0 || changesSince(atCheck).length > 0)) {
         hooks.exit(CHANGED_SINCE_CHECK_EXIT);
         return true;
       }

@@ -114,6 +114,18 @@ test("a change made after the check (a timer that kept nothing alive) ends the p
   expect(exits).toEqual([CHANGED_SINCE_CHECK_EXIT]);
 });
 
+test("a server opened after the check ends the process before the next file runs too", async () => {
+  const { createServer } = await import("node:net");
+  const { start, check, exits } = watch();
+  await start();
+  expect(await check()).toEqual([]);
+  const late = createServer().listen(0, "127.0.0.1");
+  undo.push(() => late.close());
+  await new Promise((resolve) => late.once("listening", resolve));
+  await start();
+  expect(exits).toEqual([CHANGED_SINCE_CHECK_EXIT]);
+});
+
 test("what vitest sets up in a process's first file (uncaught-error listeners, its console) is a leftover in any later one", async () => {
   const { start, check } = watch();
   const onError = () => {};
