@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { until } from "../../support/until.js";
 
 /** The worker's pid as this process sees it (in a PID namespace its own is small; /proc here is the outer one). */
 const OUTER_PID = `(process.platform === "linux" ? readlinkSync("/proc/self") : String(process.pid))`;
@@ -91,4 +92,26 @@ describe("a file that fails hands its process to the owner's next file only when
     if (kept) expect(two, "the same process ran both files").toBe(one);
     else expect(two, "a fresh process ran the second file").not.toBe(one);
   });
+});
+
+test("a change made after the file's check (by a timer that kept nothing alive) sends the next file to a fresh process, its row exact", async () => {
+  const dir = tempDir("owner-late");
+  const pids = join(dir, "pids.txt");
+  const fired = join(dir, "fired.txt");
+  const record = `import { appendFileSync, readlinkSync, writeFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n`;
+  // Unref'd, so nothing is pending when the file is checked; it fires a moment later.
+  const late = `setTimeout(() => { (globalThis as Record<string, unknown>).lateMark = 1; writeFileSync(${JSON.stringify(fired)}, "1"); }, 300).unref();\n`;
+  writeFileSync(join(dir, "01-adder.ts"), `${record}${late}${readFileSync(adder!.solution, "utf8")}`);
+  writeFileSync(join(dir, "02-greeter.ts"), `${record}${readFileSync(greeter!.solution, "utf8")}`);
+
+  const [first] = await runner.runMany([{ exercise: adder!, implFile: join(dir, "01-adder.ts"), owner: dir }]);
+  await until(() => existsSync(fired), "the late timer to fire", 10_000, 10);
+  const [second] = await runner.runMany([{ exercise: greeter!, implFile: join(dir, "02-greeter.ts"), owner: dir }]);
+  await runner.retireWorkers();
+
+  expect(first).toMatchObject({ status: "passed", error: null });
+  expect(second, "the next file's row is what a fresh process gives").toMatchObject({ status: "passed", error: null });
+  const [one, two, ...more] = readFileSync(pids, "utf8").trim().split("\n");
+  expect(more).toEqual([]);
+  expect(two, "a fresh process ran the second file").not.toBe(one);
 });
