@@ -65,6 +65,29 @@ export const TEST_PATH_KEY = "VITEST_TEST_PATH";
  */
 export const LAZY_RUN_CHUNKS = ["console.3WNpx0tS.js", "node.COQbm6gK.js"] as const;
 
+/**
+ * What vitest's worker (and vite's module runner, whose import.meta.env lives in process.env)
+ * changes in a process while it runs a file, whoever wrote the file: the leftover check
+ * (workers/leftover-watch.ts) never counts these against it. Each entry is "holder.key".
+ */
+export const VITEST_PROCESS_STATE = {
+  /** Set in a process's first run, then left as they are. */
+  firstRun: [
+    "globalThis.console",
+    "Error.prepareStackTrace",
+    "process.exit",
+    "process.chdir",
+    "process._eventsCount",
+    ...["SSR", "PROD", "DEV", "BASE_URL", "MODE"].map((name) => `process.env.${name}`),
+  ],
+  /** Set anew in every run. */
+  everyRun: ["process.env.VITEST_WORKER_ID", "process.env.VITEST_POOL_ID"],
+  /** Its own state on globalThis (`__vitest_worker__` and the like, its expect's and timers' symbols), by key. */
+  globals: /^(__vitest_|Symbol\((vitest:|expect-|jest-|chai))/,
+  /** The process events it listens for, from its first run on. */
+  events: ["uncaughtException", "unhandledRejection"],
+} as const;
+
 export function vitestDist(): string {
   return join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "dist");
 }

@@ -2,11 +2,12 @@
  * The worker's side of leftovers.ts: a snapshot of the process at a file's start (resources
  * keeping it alive, the own properties of globalThis, of every built-in global and its
  * prototype, of process, its environment and Node's built-in modules, and process's
- * listeners), compared when the pool asks after the file. What vitest itself changes in
- * every run is not the file's doing and is left out.
+ * listeners), compared when the pool asks after the file. What vitest itself changes
+ * (VITEST_PROCESS_STATE in vitest-internals.ts) is not the file's doing and is left out.
  */
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
+import { VITEST_PROCESS_STATE } from "../vitest-internals.js";
 import { LEFTOVER_KEY as KEY, LEFTOVER_MESSAGES, isLeftoverMessage, type LeftoverMessage } from "./leftovers.js";
 
 /** How long a worker waits for its file's sockets and servers to finish closing. */
@@ -14,29 +15,15 @@ const SETTLE_MS = 100;
 
 type Slot = [value: unknown, get: unknown, set: unknown];
 
-/**
- * What vitest (or vite: its import.meta.env lives in process.env) sets in the first run of a
- * file in a process, whoever wrote the file, and leaves as it is for the later ones.
- */
-const VITEST_FIRST_RUN = new Set([
-  "globalThis.console",
-  "Error.prepareStackTrace",
-  "process.exit",
-  "process.chdir",
-  "process._eventsCount",
-  ...["SSR", "PROD", "DEV", "BASE_URL", "MODE"].map((name) => `process.env.${name}`),
-]);
-/** What vitest sets anew in every run. */
-const VITEST_EVERY_RUN = new Set(["process.env.VITEST_WORKER_ID", "process.env.VITEST_POOL_ID"]);
-/** vitest's own state on globalThis: `__vitest_worker__` and the like, and its expect's symbols. */
-const VITEST_GLOBAL = /^(__vitest_|Symbol\((vitest:|expect-|jest-|chai))/;
+const VITEST_FIRST_RUN = new Set<string>(VITEST_PROCESS_STATE.firstRun);
+const VITEST_EVERY_RUN = new Set<string>(VITEST_PROCESS_STATE.everyRun);
+const VITEST_EVENTS = new Set<string | symbol>(VITEST_PROCESS_STATE.events);
+/** Whether `holder.key` changing is vitest's doing, not the file's (see VITEST_PROCESS_STATE). */
 function vitestOwn(holder: string, key: PropertyKey, firstFile: boolean): boolean {
-  if (holder === "globalThis" && VITEST_GLOBAL.test(String(key))) return true;
+  if (holder === "globalThis" && VITEST_PROCESS_STATE.globals.test(String(key))) return true;
   const at = `${holder}.${String(key)}`;
   return VITEST_EVERY_RUN.has(at) || (firstFile && VITEST_FIRST_RUN.has(at));
 }
-/** Events vitest listens for on process, from its first run in a process on. */
-const VITEST_EVENTS = new Set<string | symbol>(["uncaughtException", "unhandledRejection"]);
 
 interface Snapshot {
   resources: Map<string, number>;

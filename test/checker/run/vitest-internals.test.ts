@@ -10,6 +10,7 @@ import {
   MESSAGE,
   TEST_PATH_KEY,
   TRANSFORM_ERROR_KEY,
+  VITEST_PROCESS_STATE,
   vitestDist,
   WORKER_EMITTED_ERROR,
   WORKER_ENTRY,
@@ -53,4 +54,13 @@ test("the chunks a warm spare pre-imports exist and are the ones vitest's worker
     expect(lazyImports).toContain(basename(file));
   }
   expect(lazyRunChunkFiles().map((f) => basename(f))).toEqual([...LAZY_RUN_CHUNKS]);
+});
+
+test("the process state the leftover check leaves to vitest is what vitest's worker sets", () => {
+  for (const entry of VITEST_PROCESS_STATE.everyRun) expect(code, entry).toContain(entry.replace("process.env.", ""));
+  for (const event of VITEST_PROCESS_STATE.events) expect(code, event).toContain(`"${event}"`);
+  expect(VITEST_PROCESS_STATE.firstRun).toContain("Error.prepareStackTrace");
+  expect(code).toContain("prepareStackTrace");
+  expect(VITEST_PROCESS_STATE.globals.test("__vitest_worker__")).toBe(true);
+  expect(code).toContain("__vitest_worker__");
 });
