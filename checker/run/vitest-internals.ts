@@ -1,8 +1,9 @@
 /**
  * Every undocumented part of vitest that the runner leans on, in one place: the worker
  * protocol a custom pool must speak, the texts vitest gives a dying worker and a stray
- * `process.exit`, the keys it hangs on errors, and the lazily imported chunks a warm spare
- * pre-imports. They belong to the pinned vitest (4.1.12). None is a public API.
+ * `process.exit`, the keys it hangs on errors, the lazily imported chunks a warm spare
+ * pre-imports, and what it changes in a worker process during a run. They belong to the
+ * pinned vitest (4.1.12). None is a public API.
  *
  * Upgrading vitest:
  *  1. Pin the new version, `npm ci`, then run test/checker/run/vitest-internals.test.ts: it
