@@ -13,19 +13,24 @@ import * as path from "node:path";
 import { randomUUID } from "node:crypto";
 
 /** USD per token. */
+/** The price list quotes dollars per million tokens; a run pays per token. */
+const perMillion = (dollars: number) => dollars / 1_000_000;
+
 export const PRICE: Record<string, { in: number; out: number }> = {
-  "claude-opus-5": { in: 5e-6, out: 25e-6 },
-  "claude-sonnet-5": { in: 3e-6, out: 15e-6 },
-  "claude-haiku-4-5": { in: 1e-6, out: 5e-6 },
+  "claude-opus-5": { in: perMillion(5), out: perMillion(25) },
+  "claude-sonnet-5": { in: perMillion(3), out: perMillion(15) },
+  "claude-haiku-4-5": { in: perMillion(1), out: perMillion(5) },
 };
 
-export type RunStatus = "running" | "completed" | "failed" | "max_turns_exceeded" | "budget_exceeded" | "interrupted";
+/** "running" until one of the five exits; "interrupted" runs can be resumed. */
+export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "budget_exceeded" | "max_turns_exceeded";
 
+/** Why a run paused or stopped short, kept on the state so a caller can act on it. */
 export type Interruption =
-  | { type: "approval"; callId: string; toolName: string; input: Record<string, unknown> }
-  | { type: "max_turns" }
+  | { type: "cancelled"; reason: string }
   | { type: "max_budget" }
-  | { type: "cancelled"; reason: string };
+  | { type: "max_turns" }
+  | { type: "approval"; toolName: string; callId: string; input: Record<string, unknown> };
 
 /** The whole run, as plain data: JSON.stringify and JSON.parse give it back unchanged. */
 export interface RunState {

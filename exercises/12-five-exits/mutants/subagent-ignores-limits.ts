@@ -8,18 +8,23 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** The price list quotes dollars per million tokens; a run pays per token. */
+const perMillion = (dollars: number) => dollars / 1_000_000;
+
 export const PRICE: Record<string, { in: number; out: number }> = {
-  "claude-opus-5": { in: 5e-6, out: 25e-6 },
-  "claude-sonnet-5": { in: 3e-6, out: 15e-6 },
-  "claude-haiku-4-5": { in: 1e-6, out: 5e-6 },
+  "claude-opus-5": { in: perMillion(5), out: perMillion(25) },
+  "claude-sonnet-5": { in: perMillion(3), out: perMillion(15) },
+  "claude-haiku-4-5": { in: perMillion(1), out: perMillion(5) },
 };
 
-export type RunStatus = "running" | "completed" | "failed" | "max_turns_exceeded" | "budget_exceeded" | "interrupted";
+/** "running" until one of the five exits; "interrupted" runs can be resumed. */
+export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "budget_exceeded" | "max_turns_exceeded";
+/** Why a run paused or stopped short, kept on the state so a caller can act on it. */
 export type Interruption =
-  | { type: "approval"; callId: string; toolName: string; input: Record<string, unknown> }
-  | { type: "max_turns" }
+  | { type: "cancelled"; reason: string }
   | { type: "max_budget" }
-  | { type: "cancelled"; reason: string };
+  | { type: "max_turns" }
+  | { type: "approval"; toolName: string; callId: string; input: Record<string, unknown> };
 
 export interface RunState {
   runId: string;
@@ -179,8 +184,11 @@ export async function run(state: RunState, tools: Tool[], opts: RunOptions): Pro
       checkpoint();
     }
 
-    if (state.turns >= maxTurns) return stop("max_turns_exceeded", { type: "max_turns" });
-    if (state.costUsd >= maxBudgetUsd) return stop("budget_exceeded", { type: "max_budget" });
+    // Both limits are read before every model call, the turn cap first.
+    const outOfTurns = state.turns >= maxTurns;
+    if (outOfTurns) return stop("max_turns_exceeded", { type: "max_turns" });
+    const outOfMoney = state.costUsd >= maxBudgetUsd;
+    if (outOfMoney) return stop("budget_exceeded", { type: "max_budget" });
     if (signal.aborted) return cancelled();
 
     let reply: Anthropic.Message;
@@ -236,11 +244,12 @@ export function subagent(spec: {
   model?: string;
   system?: string;
 }): Tool {
+  const askOneQuestion: Anthropic.Tool.InputSchema = { type: "object", required: ["question"], properties: { question: { type: "string" } } };
   return {
+    readOnly: true,
     name: spec.name,
     description: spec.description,
-    input_schema: { type: "object", properties: { question: { type: "string" } }, required: ["question"] },
-    readOnly: true,
+    input_schema: askOneQuestion,
     async run(input, ctx) {
       const child = newRun(String(input["question"] ?? ""), { model: spec.model, system: spec.system });
       const done = await run(child, spec.tools, { client: spec.client, signal: ctx.signal });

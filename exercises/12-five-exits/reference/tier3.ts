@@ -23,12 +23,14 @@ export const PRICE: Record<string, { in: number; out: number }> = {
   "claude-haiku-4-5": perMillion(1, 5),
 };
 
-export type RunStatus = "running" | "completed" | "failed" | "max_turns_exceeded" | "budget_exceeded" | "interrupted";
+/** "running" until one of the five exits; "interrupted" runs can be resumed. */
+export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "budget_exceeded" | "max_turns_exceeded";
+/** Why a run paused or stopped short, kept on the state so a caller can act on it. */
 export type Interruption =
-  | { type: "approval"; callId: string; toolName: string; input: Record<string, unknown> }
-  | { type: "max_turns" }
+  | { type: "cancelled"; reason: string }
   | { type: "max_budget" }
-  | { type: "cancelled"; reason: string };
+  | { type: "max_turns" }
+  | { type: "approval"; toolName: string; callId: string; input: Record<string, unknown> };
 
 export interface RunState {
   runId: string;
@@ -145,7 +147,9 @@ function price(model: string, usage: Anthropic.Usage): number {
   const p = PRICE[model] ?? PRICE["claude-opus-5"]!;
   const written = usage.cache_creation_input_tokens ?? 0;
   const read = usage.cache_read_input_tokens ?? 0;
-  return usage.input_tokens * p.in + usage.output_tokens * p.out + written * p.in * 1.25 + read * p.in * 0.1;
+  // A cache write costs 1.25 times the input price, a cache read a tenth of it.
+  const input = p.in * (usage.input_tokens + 1.25 * written + 0.1 * read);
+  return input + p.out * usage.output_tokens;
 }
 
 /** The earlier result of a call with this name and input, if the run already has one. */
@@ -215,21 +219,27 @@ export async function run(state: RunState, tools: Tool[], opts: RunOptions): Pro
         trace("tool_result", { toolName: call.name, callId: call.id, ms: Date.now() - t0, ok: true });
         record(state, { type: "tool_result", tool_use_id: call.id, content: text });
       } catch (thrown) {
-        if (signal.aborted) return cancel(); // the call stays pending for a later resume
+        // Stopped inside the tool: the call stays pending, and a resume runs it again.
+        if (signal.aborted) return cancel();
         const err = thrown instanceof Error ? thrown : new Error(String(thrown));
-        trace("tool_result", { toolName: call.name, callId: call.id, ms: Date.now() - t0, ok: false });
-        if (opts.toolErrorsAreFatal) {
+        trace("tool_result", { ok: false, toolName: call.name, callId: call.id, ms: Date.now() - t0 });
+        if (!opts.toolErrorsAreFatal) {
+          // The model reads the failure and decides what to do next.
+          record(state, { type: "tool_result", tool_use_id: call.id, is_error: true, content: errorText(err) });
+        } else {
           state.error = err.message;
           return stop("failed");
         }
-        record(state, { type: "tool_result", tool_use_id: call.id, content: errorText(err), is_error: true });
       }
       checkpoint();
     }
 
     // 2. The limits, BEFORE asking: the overshoot is at most the one turn already paid.
-    if (state.turns >= maxTurns) return stop("max_turns_exceeded", { type: "max_turns" });
-    if (state.costUsd >= maxBudgetUsd) return stop("budget_exceeded", { type: "max_budget" });
+    // Both limits are read before every model call, the turn cap first.
+    const outOfTurns = state.turns >= maxTurns;
+    if (outOfTurns) return stop("max_turns_exceeded", { type: "max_turns" });
+    const outOfMoney = state.costUsd >= maxBudgetUsd;
+    if (outOfMoney) return stop("budget_exceeded", { type: "max_budget" });
     if (signal.aborted) return cancel();
 
     // 3. One model call; its cost is on the books before anything else happens.
@@ -284,11 +294,12 @@ export function subagent(spec: {
   model?: string;
   system?: string;
 }): Tool {
+  const askOneQuestion: Anthropic.Tool.InputSchema = { type: "object", required: ["question"], properties: { question: { type: "string" } } };
   return {
+    readOnly: true,
     name: spec.name,
     description: spec.description,
-    input_schema: { type: "object", properties: { question: { type: "string" } }, required: ["question"] },
-    readOnly: true,
+    input_schema: askOneQuestion,
     async run(input, ctx) {
       const child = await run(newRun(String(input["question"] ?? ""), { model: spec.model, system: spec.system }), spec.tools, {
         client: spec.client,
