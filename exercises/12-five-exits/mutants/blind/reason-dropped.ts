@@ -5,20 +5,22 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 
-/** USD per token. */
+/** The price list quotes dollars per million tokens; a run pays per token. */
+const perMillion = (dollars: number) => dollars / 1_000_000;
+
 export const PRICE: Record<string, { in: number; out: number }> = {
-  "claude-opus-5": { in: 5e-6, out: 25e-6 },
-  "claude-sonnet-5": { in: 3e-6, out: 15e-6 },
-  "claude-haiku-4-5": { in: 1e-6, out: 5e-6 },
+  "claude-opus-5": { in: perMillion(5), out: perMillion(25) },
+  "claude-sonnet-5": { in: perMillion(3), out: perMillion(15) },
+  "claude-haiku-4-5": { in: perMillion(1), out: perMillion(5) },
 };
 
-export type RunStatus = "running" | "completed" | "failed" | "max_turns_exceeded" | "budget_exceeded" | "interrupted";
+export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "budget_exceeded" | "max_turns_exceeded";
 
 export type Interruption =
-  | { type: "approval"; callId: string; toolName: string; input: Record<string, unknown> }
-  | { type: "max_turns" }
+  | { type: "cancelled"; reason: string }
   | { type: "max_budget" }
-  | { type: "cancelled"; reason: string };
+  | { type: "max_turns" }
+  | { type: "approval"; toolName: string; callId: string; input: Record<string, unknown> };
 
 export interface RunState {
   runId: string;
@@ -140,10 +142,9 @@ export function load(dir: string, runId: string): RunState {
 function priceOf(model: string, usage: Anthropic.Usage): number {
   const p = PRICE[model] ?? PRICE["claude-opus-5"];
   return (
-    (usage.input_tokens ?? 0) * p.in +
-    (usage.output_tokens ?? 0) * p.out +
-    (usage.cache_creation_input_tokens ?? 0) * p.in * 1.25 +
-    (usage.cache_read_input_tokens ?? 0) * p.in * 0.1
+    // Cache writes at 1.25 times the input price, cache reads at a tenth of it.
+    p.in * ((usage.input_tokens ?? 0) + 1.25 * (usage.cache_creation_input_tokens ?? 0) + 0.1 * (usage.cache_read_input_tokens ?? 0)) +
+    p.out * (usage.output_tokens ?? 0)
   );
 }
 
@@ -246,19 +247,22 @@ export async function run(state: RunState, tools: Tool[], opts: RunOptions): Pro
       } catch (e) {
         if (signal.aborted) return cancelled();
         const err = e instanceof Error ? e : new Error(String(e));
-        emit("tool_result", { toolName: call.name, callId: call.id, ms: Date.now() - t0, ok: false });
-        if (opts.toolErrorsAreFatal) {
+        emit("tool_result", { ok: false, toolName: call.name, callId: call.id, ms: Date.now() - t0 });
+        if (!opts.toolErrorsAreFatal) {
+          addResult(state, { type: "tool_result", tool_use_id: call.id, is_error: true, content: errorText(err) });
+        } else {
           state.error = err.message;
           return stop("failed");
         }
-        addResult(state, { type: "tool_result", tool_use_id: call.id, content: errorText(err), is_error: true });
       }
       checkpoint();
     }
 
     // 2. Limits, in order, before asking the model anything.
-    if (state.turns >= maxTurns) return stop("max_turns_exceeded", { type: "max_turns" });
-    if (state.costUsd >= maxBudgetUsd) return stop("budget_exceeded", { type: "max_budget" });
+    const outOfTurns = state.turns >= maxTurns;
+    if (outOfTurns) return stop("max_turns_exceeded", { type: "max_turns" });
+    const outOfMoney = state.costUsd >= maxBudgetUsd;
+    if (outOfMoney) return stop("budget_exceeded", { type: "max_budget" });
     if (signal.aborted) return cancelled();
 
     // 3. One model call.
