@@ -4,7 +4,7 @@
  * start-up, while no process ever runs two owners' code.
  */
 import type { ChildProcess } from "node:child_process";
-import { killGroup } from "../stopping/kill-group.js";
+import { hasExited, killAndWait } from "../stopping/kill-group.js";
 
 interface Kept {
   spec: string;
@@ -12,8 +12,6 @@ interface Kept {
   child: ChildProcess;
   onExit: () => void;
 }
-
-const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 export class KeptProcesses {
   private readonly kept: Kept[] = [];
@@ -27,7 +25,7 @@ export class KeptProcesses {
 
   /** A live process kept for `owner` with spawn spec `spec`, no longer kept. */
   take(spec: string, owner: string): ChildProcess | undefined {
-    const at = this.kept.findIndex((k) => k.spec === spec && k.owner === owner && !gone(k.child));
+    const at = this.kept.findIndex((k) => k.spec === spec && k.owner === owner && !hasExited(k.child));
     if (at < 0) return undefined;
     const [entry] = this.kept.splice(at, 1);
     entry!.child.off("exit", entry!.onExit);
@@ -36,15 +34,7 @@ export class KeptProcesses {
 
   /** Kills every kept process; resolves once all of them have exited. */
   async killAll(): Promise<void> {
-    const all = this.kept.splice(0);
-    await Promise.all(
-      all.map(({ child }) => {
-        if (gone(child)) return undefined;
-        const exited = new Promise<void>((done) => child.once("exit", () => done()));
-        if (child.pid !== undefined) killGroup(child.pid);
-        return exited;
-      }),
-    );
+    await Promise.all(this.kept.splice(0).map(({ child }) => killAndWait(child)));
   }
 
   private drop(entry: Kept): void {

@@ -11,7 +11,8 @@ import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } fr
 import { workerExit } from "../walls/pid-namespace.js";
 import { isWorkerResponse, MESSAGE, WORKER_EXITED, workerResponse } from "../vitest-internals.js";
 import { askForLeftovers, isLeftoverMessage, markFileStart } from "./leftovers.js";
-import { killTree, type SpareProcesses, type SpawnSpec } from "./spare-processes.js";
+import { hasExited, killAndWait, killTree } from "../stopping/kill-group.js";
+import type { SpareProcesses, SpawnSpec } from "./spare-processes.js";
 
 export const POOL_NAME = "lab-forks";
 
@@ -118,7 +119,7 @@ class LabForkWorker implements PoolWorker {
     if (message.type === MESSAGE.start || message.type === MESSAGE.stop) {
       this.unanswered.add(message.type);
       const child = this.process;
-      if (child.exitCode !== null || child.signalCode !== null) {
+      if (hasExited(child)) {
         setImmediate(() => this.answerForDead(child));
         return;
       }
@@ -164,7 +165,7 @@ class LabForkWorker implements PoolWorker {
   }
 
   private forward(child: ChildProcess, message: WorkerRequest): void {
-    if (child.exitCode !== null || child.signalCode !== null) return this.answerForDead(child);
+    if (hasExited(child)) return this.answerForDead(child);
     child.send(message);
   }
 
@@ -234,10 +235,8 @@ class LabForkWorker implements PoolWorker {
         return;
       }
     }
-    const exited = new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once("exit", () => done())));
     // The worker has already reported and acknowledged "stop"; take its whole group down.
-    killTree(child);
-    await exited;
+    await killAndWait(child);
     this.settled?.();
     // Ready the next run's process now, while the learner reads the result.
     this.spares.refill(this.spec);

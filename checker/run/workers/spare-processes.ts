@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import type { PoolOptions } from "vitest/node";
-import { killGroup } from "../stopping/kill-group.js";
+import { hasExited, killTree } from "../stopping/kill-group.js";
 import { overMemoryLine, OutsideWatcher } from "../stopping/outside-watcher-link.js";
 import { inPidNamespace } from "../walls/pid-namespace.js";
 import { WORKER_ENTRY } from "../vitest-internals.js";
@@ -48,11 +48,6 @@ function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, keepab
     detached: true,
   });
   return { child, namespaced: namespace !== null };
-}
-
-export function killTree(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  killGroup(child.pid);
 }
 
 /** Keeps at most one ready process per spawn spec, each watched by the runner's outside watcher. */
@@ -145,7 +140,7 @@ export class SpareProcesses {
     if (kept) return { child: kept, reused: true };
     const spare = this.spares.get(key);
     this.spares.delete(key);
-    if (spare && spare.exitCode === null && spare.signalCode === null) {
+    if (spare && !hasExited(spare)) {
       spare.stdin?.write("go\n"); // ends its warm-up rehearsal (see warm-up.ts)
       return { child: spare, reused: false };
     }
@@ -159,8 +154,7 @@ export class SpareProcesses {
 
   /** Keeps `child`, done with a file and unharmed, for the owner's next run; false when there is no owner to keep it for. */
   keep(spec: SpawnSpec, child: ChildProcess, generation: number): boolean {
-    if (this.owner === null || generation !== this.generation || this.closed || this.aborted || child.exitCode !== null || child.signalCode !== null)
-      return false;
+    if (this.owner === null || generation !== this.generation || this.closed || this.aborted || hasExited(child)) return false;
     this.kept.add(JSON.stringify(spec), this.owner, child);
     return true;
   }
