@@ -87,33 +87,39 @@ function take(): Snapshot {
 const same = (a: Slot, b: Slot) => Object.is(a[0], b[0]) && a[1] === b[1] && a[2] === b[2];
 const at = (holder: string, key: PropertyKey) => `${holder}[${typeof key === "symbol" ? key.toString() : JSON.stringify(key)}]`;
 
-function extraResources(before: Snapshot): string[] {
+function extraResources(before: Snapshot, now = resourceCounts()): string[] {
   const found: string[] = [];
-  for (const [type, count] of resourceCounts()) {
+  for (const [type, count] of now) {
     const extra = count - (before.resources.get(type) ?? 0);
     if (extra > 0) found.push(LEFTOVER_MESSAGES.resource(type, extra));
   }
   return found;
 }
 
-/** What changed since `before`, in words; empty when nothing did. `firstFile`: vitest's own listeners were added meanwhile. */
-function changesSince(before: Snapshot, firstFile = false): string[] {
-  const found: string[] = [];
+/**
+ * What `now` has that `before` did not, in words: resources still active, then changed
+ * properties and listeners; empty when nothing. `firstFile`: vitest's own first-run set-up
+ * happened in between.
+ */
+function differences(before: Snapshot, now: Snapshot, firstFile: boolean): string[] {
+  const found = extraResources(before, now.resources);
   for (const [name, { of, slots }] of before.holders) {
-    const now = slotsOf(of);
+    const holder = now.holders.get(name);
+    // Gone or replaced whole: that is globalThis's change (or vitest's own), not this object's.
+    if (holder?.of !== of) continue;
+    const current = holder.slots;
     for (const [key, slot] of slots) {
       if (vitestOwn(name, key, firstFile)) continue;
-      const current = now.get(key);
-      if (!current) found.push(LEFTOVER_MESSAGES.removed(at(name, key)));
-      else if (!same(slot, current)) found.push(LEFTOVER_MESSAGES.changed(at(name, key)));
+      const was = current.get(key);
+      if (!was) found.push(LEFTOVER_MESSAGES.removed(at(name, key)));
+      else if (!same(slot, was)) found.push(LEFTOVER_MESSAGES.changed(at(name, key)));
     }
-    for (const key of now.keys()) if (!slots.has(key) && !vitestOwn(name, key, firstFile)) found.push(LEFTOVER_MESSAGES.added(at(name, key)));
+    for (const key of current.keys()) if (!slots.has(key) && !vitestOwn(name, key, firstFile)) found.push(LEFTOVER_MESSAGES.added(at(name, key)));
   }
-  const events = new Set([...before.listeners.keys(), ...process.eventNames()]);
-  for (const event of events) {
+  for (const event of new Set([...before.listeners.keys(), ...now.listeners.keys()])) {
     if (firstFile && VITEST_EVENTS.has(event)) continue;
     const was = before.listeners.get(event) ?? [];
-    const is = process.rawListeners(event);
+    const is = now.listeners.get(event) ?? [];
     if (was.length !== is.length || was.some((listener, i) => listener !== is[i])) found.push(LEFTOVER_MESSAGES.listeners(String(event)));
   }
   return found;
@@ -140,30 +146,33 @@ export function leftoverWatch(hooks: LeftoverWatchHooks): (message: unknown) => 
   return (message) => {
     if (!isLeftoverMessage(message)) return false;
     if (message[KEY] === "start") {
+      const now = take();
       // Something of the last file acted after it was checked (a timer that was not keeping
       // the process alive): this run would not be what a fresh process gives, so end it.
-      if (atCheck && (extraResources(atCheck).length > 0 || changesSince(atCheck).length > 0)) {
+      if (atCheck && differences(atCheck, now, false).length > 0) {
         hooks.exit(CHANGED_SINCE_CHECK_EXIT);
         return true;
       }
-      atStart = take();
+      atStart = now;
     } else if (message[KEY] === "check") {
-      void settle(atStart, checks++ === 0).then((found) => {
-        atCheck = take();
-        hooks.reply({ [KEY]: "found", found });
+      const before = atStart;
+      const firstFile = checks++ === 0;
+      void settle(before).then(() => {
+        const now = take();
+        atCheck = now;
+        hooks.reply({ [KEY]: "found", found: before ? differences(before, now, firstFile) : [LEFTOVER_MESSAGES.noAnswer] });
       });
     }
     return true;
   };
 }
 
-/** Waits up to SETTLE_MS for the file's resources to close, then says what is left. */
-async function settle(before: Snapshot | null, firstFile: boolean): Promise<string[]> {
-  if (!before) return [LEFTOVER_MESSAGES.noAnswer];
+/** Waits up to SETTLE_MS for the resources the file opened to close. */
+async function settle(before: Snapshot | null): Promise<void> {
+  if (!before) return;
   if (prepared) await (await import("../../testing/index.js")).closeIdleSharedConnections();
   const deadline = performance.now() + SETTLE_MS;
   while (extraResources(before).length > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
-  return [...extraResources(before), ...changesSince(before, firstFile)];
 }
 
 let prepared = false;
