@@ -68,6 +68,10 @@ export const SELF_CHECK_MESSAGES = {
     `"${test}" is neither the only test to catch a mutant nor the only one named after it, so deleting it would go unnoticed`,
 } as const;
 
+/** How the report names the files that must pass everything, relative to the exercise folder. */
+const REFERENCE_LABEL = "reference/tier3.ts";
+const alternativeLabel = (file: string) => `alternatives/${basename(file)}`;
+
 const failing = (result: RunResult) => new Set(result.tests.filter((t) => t.state !== "passed").map((t) => t.name));
 
 /** Problems of a file that must pass every test the solution runs. */
@@ -116,9 +120,9 @@ export function judge(exercise: Exercise, runs: ExerciseRuns): ExerciseVerdict {
     if (bug && mutant && !mutant.loadError && !mutant.killedBy.includes(t.name)) problems.push(SELF_CHECK_MESSAGES.namedBugMissed(t.name, bug));
   }
 
-  const reference = runs.reference ? judgeCorrectFile("reference/tier3.ts", runs.reference, tests, problems) : null;
+  const reference = runs.reference ? judgeCorrectFile(REFERENCE_LABEL, runs.reference, tests, problems) : null;
   const alternatives = exercise.alternatives.map((file, i) =>
-    judgeCorrectFile(`alternatives/${basename(file)}`, runs.alternatives?.[i] ?? missingRun(file), tests, problems),
+    judgeCorrectFile(alternativeLabel(file), runs.alternatives?.[i] ?? missingRun(file), tests, problems),
   );
 
   const uniqueKills: Record<string, string[]> = Object.fromEntries(tests.map((name) => [name, [] as string[]]));
@@ -213,8 +217,8 @@ export async function correctFilesPass(
     const reference = exercise.references[3];
     const files: [implFile: string, label: string][] = [
       [exercise.solution, "the solution"],
-      ...exercise.alternatives.map((file): [string, string] => [file, `alternatives/${basename(file)}`]),
-      ...(reference ? [[reference, "reference/tier3.ts"] as [string, string]] : []),
+      ...exercise.alternatives.map((file): [string, string] => [file, alternativeLabel(file)]),
+      ...(reference ? [[reference, REFERENCE_LABEL] as [string, string]] : []),
     ];
     return { exercise, files };
   });
