@@ -7,7 +7,10 @@ import { tempDir } from "../../support/temp-dir.js";
 import { until } from "../../support/until.js";
 
 /** The worker's pid as this process sees it (in a PID namespace its own is small; /proc here is the outer one). */
-const OUTER_PID = `(process.platform === "linux" ? readlinkSync("/proc/self") : String(process.pid))`;
+const OUTER_PID = `(process.platform === "linux" ? labFs.readlinkSync("/proc/self") : String(process.pid))`;
+
+/** Lines that make a learner file append its worker's pid to `pids` as it loads (node:fs is `labFs` there). */
+const recordsPid = (pids: string) => `import * as labFs from "node:fs";\nlabFs.appendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n`;
 
 const fixture = join(import.meta.dirname, "../../fixtures/class");
 const [adder, greeter] = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"));
@@ -24,12 +27,11 @@ test("a learner's second file runs in the process that ran the first, and sees n
   const pids = join(dir, "pids.txt");
   const header = (name: string) =>
     [
-      `import { appendFileSync, readlinkSync } from "node:fs";`,
       `import { seen } from "./memo.ts";`,
       // Set at module level by the first file: a later file must find it empty.
       `if (seen.length > 0) throw new Error("module state left by " + seen.join(", "));`,
       `seen.push(${JSON.stringify(name)});`,
-      `appendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");`,
+      recordsPid(pids),
     ].join("\n");
   writeFileSync(join(dir, "memo.ts"), "export const seen: string[] = [];\n");
   writeFileSync(join(dir, "01-adder.ts"), `${header("01-adder")}\n${readFileSync(adder!.solution, "utf8")}`);
@@ -51,10 +53,7 @@ test("runs of different owners never share a process", async () => {
   const files = ["ada", "ben"].map((owner) => {
     const dir = tempDir(`owner-${owner}`);
     const file = join(dir, "01-adder.ts");
-    writeFileSync(
-      file,
-      `import { appendFileSync, readlinkSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n${readFileSync(adder!.solution, "utf8")}`,
-    );
+    writeFileSync(file, `${recordsPid(pids)}${readFileSync(adder!.solution, "utf8")}`);
     return { file, owner: dir };
   });
   for (const { file, owner } of [...files, files[0]!]) {
@@ -76,7 +75,7 @@ describe("a file that fails hands its process to the owner's next file only when
   test.each(Object.entries(leavers))("%s", async (name, { code, kept }) => {
     const dir = tempDir("owner-leftovers");
     const pids = join(dir, "pids.txt");
-    const record = `import { appendFileSync, readlinkSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n`;
+    const record = recordsPid(pids);
     // Wrong on purpose: add() is off by one, so every run of it fails.
     const wrong = readFileSync(adder!.solution, "utf8").replace("return a + b;", "return a + b + 1;");
     writeFileSync(join(dir, "01-adder.ts"), `${record}${code}\n${wrong}`);
@@ -98,9 +97,9 @@ test("a change made after the file's check (by a timer that kept nothing alive) 
   const dir = tempDir("owner-late");
   const pids = join(dir, "pids.txt");
   const fired = join(dir, "fired.txt");
-  const record = `import { appendFileSync, readlinkSync, writeFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(pids)}, ${OUTER_PID} + "\\n");\n`;
+  const record = recordsPid(pids);
   // Unref'd, so nothing is pending when the file is checked; it fires a moment later.
-  const late = `setTimeout(() => { (globalThis as Record<string, unknown>).lateMark = 1; writeFileSync(${JSON.stringify(fired)}, "1"); }, 300).unref();\n`;
+  const late = `setTimeout(() => { (globalThis as Record<string, unknown>).lateMark = 1; labFs.writeFileSync(${JSON.stringify(fired)}, "1"); }, 300).unref();\n`;
   writeFileSync(join(dir, "01-adder.ts"), `${record}${late}${readFileSync(adder!.solution, "utf8")}`);
   writeFileSync(join(dir, "02-greeter.ts"), `${record}${readFileSync(greeter!.solution, "utf8")}`);
 
