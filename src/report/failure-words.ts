@@ -20,6 +20,9 @@ export interface FailureWords {
   other: string | null;
 }
 
+/** The first `count` lines of `text`. */
+export const firstLines = (text: string, count: number) => text.split("\n").slice(0, count).join("\n");
+
 const MATCHER_TEXT = /^expected\b/;
 const WITH_SENTENCE = /: expected\b/;
 

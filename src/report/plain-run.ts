@@ -1,6 +1,6 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
-import { FAILURE_WORDS, failureWords } from "./failure-words.js";
+import { FAILURE_WORDS, failureWords, firstLines } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 
 const indent = (text: string, pad = "        ") =>
@@ -27,8 +27,6 @@ export function describeFileError(error: FileError): string[] {
   }
   return lines;
 }
-
-const firstLines = (text: string, count: number) => text.split("\n").slice(0, count).join("\n");
 
 /** Under the test's sentence (its FAIL row): the assertion's own sentence, then what it found instead. */
 function failureSaid(message: string): string[] {

@@ -1,7 +1,7 @@
 /** The parts of the live screen as lines fitted to a width; the drill screen shares most of them. */
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { formatSeconds } from "../progress/drills.js";
-import { FAILURE_WORDS, failureWords } from "../report/failure-words.js";
+import { FAILURE_WORDS, failureWords, firstLines } from "../report/failure-words.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { paneWidth, runSummary, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
@@ -83,8 +83,6 @@ export function testRowLines(rows: Row[], width: number, budget: number): Line[]
   }
   return out;
 }
-
-const firstLines = (text: string, count: number) => text.split("\n").slice(0, count).join("\n");
 
 /** A value the test compared, as code: kept as it is, broken at the width. */
 const valueLines = (label: string, value: string, style: Style, width: number) =>
