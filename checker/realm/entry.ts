@@ -1,0 +1,38 @@
+/**
+ * The learner's realm: a worker thread that holds the learner's bundled module, the SDK and
+ * Node's built-ins, and nothing of the test runner. Its one way out is the membrane's port.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { type Locals, Membrane } from "./membrane.js";
+import { refuseForeignSignals, SIGNALS_ENV } from "../run/walls/signal-wall.js";
+
+if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
+
+type Served = { status: number; statusText: string; headers: [string, string][]; body: Uint8Array };
+
+/** A client configured with the test's own fetch sends through it; the response comes back as data. */
+const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
+  const request = new Request(input, init);
+  const body = init?.body === undefined || init.body === null ? undefined : await request.text();
+  const served = (await remote(request.url, { method: request.method, headers: [...request.headers], body, signal: init?.signal })) as Served;
+  return new Response(served.status === 204 || served.status === 304 ? null : served.body, {
+    status: served.status,
+    statusText: served.statusText,
+    headers: served.headers,
+  });
+};
+
+const { port, bells, code, sdkUrl } = workerData as { port: import("node:worker_threads").MessagePort; bells: Int32Array; code: string; sdkUrl: string };
+// The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
+const Anthropic = ((await import(sdkUrl)) as { default: unknown }).default;
+const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch }, Number.POSITIVE_INFINITY);
+process.on("exit", (exitCode) => membrane.post({ k: "exit", code: exitCode }));
+
+try {
+  const module = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as Record<string, unknown>;
+  const exports: Record<string, unknown> = {};
+  for (const name of Object.keys(module)) exports[name] = membrane.encode(module[name]);
+  parentPort!.postMessage({ ok: true, value: exports });
+} catch (error) {
+  parentPort!.postMessage({ ok: false, value: membrane.encode(error) });
+}

@@ -1,0 +1,418 @@
+/**
+ * The one channel between the trusted realm (the hidden test) and the learner's realm (a
+ * worker thread). Both sides run this same code. Plain data crosses by structured clone;
+ * everything with behaviour (functions, class instances, objects holding functions) crosses
+ * as a handle the other side reaches through a Proxy. Errors, promises, AbortSignals and SDK
+ * clients have shapes of their own (see encode).
+ *
+ * Every call is synchronous for the caller: it posts the request and waits on its doorbell
+ * (Atomics.wait) for the answer, serving the other side's requests meanwhile
+ * (receiveMessageOnPort), so a sync export (`guard.check`) stays sync and a learner's sync
+ * call into a test's sync callback (`parts.budget(5).charge`) is answered while the test is
+ * itself waiting. An async function answers at once with a promise id, settled later.
+ * birpc and Comlink were the candidates; both are async only, and 31 exports and callbacks
+ * across the twelve exercises are synchronous.
+ */
+import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
+
+export const MARK = "\u0000lab";
+const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
+
+type Key = string | { sym: (typeof WELL_KNOWN)[number] };
+type Op = "apply" | "construct" | "get" | "set" | "has" | "delete" | "keys" | "describe" | "instanceof";
+type Message =
+  | { k: "call"; id: number; op: Op; target: number; key?: Key; self?: unknown; args?: unknown[] }
+  | { k: "reply"; id: number; ok: boolean; value: unknown }
+  | { k: "settle"; promise: number; ok: boolean; value: unknown }
+  | { k: "abort"; signal: number; reason: unknown }
+  | { k: "exit"; code: number };
+
+/** What one side knows how to build from the other's descriptions (the SDK differs per realm). */
+export interface Locals {
+  /** The SDK's default export in this realm, for errors and clients. */
+  sdk: { new (options: Record<string, unknown>): object } & Record<string, unknown>;
+  /** Wraps a remote fetch (a client configured with one) into a fetch this realm's SDK can use. */
+  wrapFetch?: (remote: (...args: unknown[]) => unknown) => typeof fetch;
+  /** Serves a local client's fetch as plain data the other realm can rebuild a Response from. */
+  serveFetch?: (local: typeof fetch) => (...args: unknown[]) => Promise<unknown>;
+}
+
+/** Thrown on the trusted side when the learner's realm is gone or went quiet past the limit. */
+export class RealmStopped extends Error {
+  override name = "RealmStopped";
+}
+
+interface Remote {
+  id: number;
+}
+
+export class Membrane {
+  private nextId = 1;
+  private readonly byId = new Map<number, unknown>();
+  private readonly idOf = new Map<unknown, number>();
+  private readonly proxies = new Map<number, object>();
+  private readonly remoteOf = new WeakMap<object, number>();
+  private readonly promises = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  private readonly controllers = new Map<number, AbortController>();
+  private readonly replies = new Map<number, Message & { k: "reply" }>();
+  private stopped: RealmStopped | null = null;
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly bells: Int32Array,
+    /** 0 on the trusted side, 1 in the learner's realm: the bell this side waits on. */
+    private readonly side: 0 | 1,
+    private readonly locals: Locals,
+    /** How long one call may keep this side waiting; Infinity in the learner's realm. */
+    private readonly limitMs: number,
+    private readonly onStuck: (why: string) => void = () => undefined,
+  ) {
+    port.on("message", (message: Message) => this.handle(message));
+  }
+
+  /** Ends every wait and call from now on with `error`. */
+  stop(error: RealmStopped): void {
+    if (this.stopped) return;
+    this.stopped = error;
+    for (const pending of this.promises.values()) pending.reject(error);
+    this.promises.clear();
+  }
+
+  get isStopped(): boolean {
+    return this.stopped !== null;
+  }
+
+  post(message: Message): void {
+    this.port.postMessage(message);
+    const other = 1 - this.side;
+    Atomics.add(this.bells, other, 1);
+    Atomics.notify(this.bells, other);
+  }
+
+  // ---- encoding -------------------------------------------------------------------------
+
+  private localId(value: unknown): number {
+    let id = this.idOf.get(value);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.idOf.set(value, id);
+      this.byId.set(id, value);
+    }
+    return id;
+  }
+
+  encode(value: unknown, depth = 0): unknown {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) {
+      return typeof value === "symbol" ? undefined : value;
+    }
+    const remote = this.remoteOf.get(value as object);
+    if (remote !== undefined) return { [MARK]: "yours", id: remote };
+    if (typeof value === "function") return { [MARK]: "fn", id: this.localId(value), name: value.name };
+    if (value instanceof Promise) return this.encodePromise(value);
+    if (value instanceof Error) return this.encodeError(value);
+    if (value instanceof AbortSignal) return this.encodeSignal(value);
+    if (value instanceof this.locals.sdk) return this.encodeClient(value as Record<string, unknown>);
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
+    if (Array.isArray(value)) return value.map((item) => this.encode(item, depth + 1));
+    if (isPlainData(value, depth)) {
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) copy[key] = this.encode(item, depth + 1);
+      return copy;
+    }
+    return { [MARK]: "obj", id: this.localId(value) };
+  }
+
+  private encodePromise(promise: Promise<unknown>): unknown {
+    const id = this.localId(promise);
+    promise.then(
+      (v) => !this.stopped && this.post({ k: "settle", promise: id, ok: true, value: this.encode(v) }),
+      (e) => !this.stopped && this.post({ k: "settle", promise: id, ok: false, value: this.encode(e) }),
+    );
+    return { [MARK]: "promise", id };
+  }
+
+  private encodeError(error: Error): unknown {
+    const props: Record<string, unknown> = {};
+    for (const key of Object.keys(error)) props[key] = this.encode((error as unknown as Record<string, unknown>)[key], 1);
+    const ctor = error.constructor as { name?: string } | undefined;
+    const sdkClass = this.sdkClassOf(error);
+    return { [MARK]: "err", id: this.localId(error), name: error.name, message: error.message, stack: error.stack, props, sdkClass, ctor: ctor?.name };
+  }
+
+  /**
+   * The SDK error class `error` is (or extends), by name: a learner's file and the lab may load
+   * two copies of the SDK (the bundle and the package), and the name is what both agree on.
+   */
+  private sdkClassOf(error: Error): string | null {
+    for (let proto = Object.getPrototypeOf(error); proto && proto !== Error.prototype; proto = Object.getPrototypeOf(proto)) {
+      const name = (proto.constructor as { name?: string } | undefined)?.name;
+      if (name && typeof this.locals.sdk[name] === "function") return name;
+    }
+    return null;
+  }
+
+  private encodeSignal(signal: AbortSignal): unknown {
+    const id = this.localId(signal);
+    if (!signal.aborted)
+      signal.addEventListener("abort", () => !this.stopped && this.post({ k: "abort", signal: id, reason: this.encode(signal.reason) }), { once: true });
+    return { [MARK]: "signal", id, aborted: signal.aborted, reason: signal.aborted ? this.encode(signal.reason) : undefined };
+  }
+
+  private encodeClient(client: Record<string, unknown>): unknown {
+    const options = (client._options ?? {}) as Record<string, unknown>;
+    const fetch = options.fetch as typeof globalThis.fetch | undefined;
+    return {
+      [MARK]: "client",
+      id: this.localId(client),
+      options: {
+        baseURL: client.baseURL,
+        apiKey: client.apiKey,
+        authToken: client.authToken,
+        maxRetries: client.maxRetries,
+        timeout: client.timeout,
+        defaultHeaders: this.encode(options.defaultHeaders ?? {}),
+      },
+      fetch: fetch && this.locals.serveFetch ? this.encode(this.locals.serveFetch(fetch)) : undefined,
+    };
+  }
+
+  decode(value: unknown): unknown {
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map((item) => this.decode(item));
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
+    const tagged = value as Record<string, unknown> & { id: number };
+    switch (tagged[MARK]) {
+      case undefined: {
+        const copy: Record<string, unknown> = {};
+        for (const [key, item] of Object.entries(tagged)) copy[key] = this.decode(item);
+        return copy;
+      }
+      case "yours":
+        return this.byId.get(tagged.id);
+      case "fn":
+        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""));
+      case "obj":
+        return this.proxyFor(tagged.id, "obj", "");
+      case "promise":
+        return this.remember(tagged.id, () => new Promise((resolve, reject) => this.promises.set(tagged.id, { resolve, reject })));
+      case "signal":
+        return this.remember(tagged.id, () => this.decodeSignal(tagged));
+      case "err":
+        return this.remember(tagged.id, () => this.decodeError(tagged));
+      case "client":
+        return this.remember(tagged.id, () => this.decodeClient(tagged));
+      default:
+        return undefined;
+    }
+  }
+
+  private remember<T extends object>(id: number, make: () => T): T {
+    const known = this.proxies.get(id);
+    if (known) return known as T;
+    const made = make();
+    this.proxies.set(id, made);
+    this.remoteOf.set(made, id);
+    return made;
+  }
+
+  private decodeSignal(tagged: Record<string, unknown> & { id: number }): AbortSignal {
+    const controller = new AbortController();
+    this.controllers.set(tagged.id, controller);
+    if (tagged.aborted) controller.abort(this.decode(tagged.reason));
+    return controller.signal;
+  }
+
+  private decodeError(tagged: Record<string, unknown>): Error {
+    const sdkClass = tagged.sdkClass ? (this.locals.sdk[tagged.sdkClass as string] as ErrorConstructor | undefined) : undefined;
+    const builtin = (globalThis as Record<string, unknown>)[tagged.ctor as string];
+    const base = sdkClass ?? (typeof builtin === "function" && (builtin as { prototype: unknown }).prototype instanceof Error ? builtin : Error);
+    const error = Object.create((base as ErrorConstructor).prototype) as Error;
+    Object.defineProperty(error, "message", { value: tagged.message, writable: true, configurable: true });
+    Object.defineProperty(error, "stack", { value: tagged.stack, writable: true, configurable: true });
+    if (error.name !== tagged.name) Object.defineProperty(error, "name", { value: tagged.name, writable: true, configurable: true });
+    for (const [key, item] of Object.entries((tagged.props ?? {}) as Record<string, unknown>))
+      (error as unknown as Record<string, unknown>)[key] = this.decode(item);
+    return error;
+  }
+
+  private decodeClient(tagged: Record<string, unknown>): object {
+    const options = tagged.options as Record<string, unknown>;
+    const remoteFetch = tagged.fetch ? (this.decode(tagged.fetch) as (...args: unknown[]) => unknown) : undefined;
+    return new this.locals.sdk({
+      ...options,
+      defaultHeaders: this.decode(options.defaultHeaders),
+      ...(remoteFetch && this.locals.wrapFetch ? { fetch: this.locals.wrapFetch(remoteFetch) } : {}),
+    });
+  }
+
+  // ---- remote handles -------------------------------------------------------------------
+
+  private proxyFor(id: number, kind: "fn" | "obj", name: string): object {
+    return this.remember(id, () => {
+      const target = kind === "fn" ? Object.defineProperty(function () {}.bind(null), "name", { value: name }) : {};
+      const call = (op: Op, extra: Partial<Message & { k: "call" }> = {}) => this.call({ op, target: id, ...extra });
+      return new Proxy(target, {
+        get: (_t, key) => {
+          if (key === Symbol.hasInstance && kind === "fn") return (value: unknown) => this.isInstance(value, id);
+          const wire = wireKey(key);
+          return wire === null ? undefined : call("get", { key: wire });
+        },
+        set: (_t, key, value) => {
+          const wire = wireKey(key);
+          if (wire !== null) call("set", { key: wire, args: [this.encode(value)] });
+          return true;
+        },
+        has: (_t, key) => {
+          const wire = wireKey(key);
+          return wire !== null && Boolean(call("has", { key: wire }));
+        },
+        deleteProperty: (_t, key) => {
+          const wire = wireKey(key);
+          return wire === null || Boolean(call("delete", { key: wire }));
+        },
+        ownKeys: (t) => [
+          ...new Set([...(call("keys") as string[]), ...Reflect.ownKeys(t).filter((k) => !Reflect.getOwnPropertyDescriptor(t, k)?.configurable)]),
+        ],
+        getOwnPropertyDescriptor: (t, key) => {
+          const own = Reflect.getOwnPropertyDescriptor(t, key);
+          if (own && !own.configurable) return own;
+          const wire = wireKey(key);
+          const found = wire === null ? undefined : (call("describe", { key: wire }) as { value: unknown; enumerable: boolean; writable: boolean } | undefined);
+          return found && { ...found, configurable: true };
+        },
+        apply: (_t, self, args) => call("apply", { self: this.encode(self), args: args.map((a) => this.encode(a)) }),
+        construct: (_t, args) => call("construct", { args: args.map((a) => this.encode(a)) }) as object,
+      });
+    });
+  }
+
+  private isInstance(value: unknown, classId: number): boolean {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
+    const id = this.remoteOf.get(value as object);
+    if (id === undefined) return false;
+    return Boolean(this.call({ op: "instanceof", target: classId, args: [{ [MARK]: "yours", id }] }));
+  }
+
+  /** Sends one request and waits for its answer, serving the other side meanwhile. */
+  private call(request: Omit<Message & { k: "call" }, "k" | "id">): unknown {
+    if (this.stopped) throw this.stopped;
+    const id = this.nextId++;
+    this.post({ k: "call", id, ...request });
+    const deadline = performance.now() + this.limitMs;
+    for (;;) {
+      const seen = Atomics.load(this.bells, this.side);
+      const reply = this.replies.get(id);
+      if (reply) {
+        this.replies.delete(id);
+        const value = this.decode(reply.value);
+        if (!reply.ok) throw value;
+        return value;
+      }
+      const next = receiveMessageOnPort(this.port);
+      if (next) {
+        this.handle(next.message as Message);
+        continue;
+      }
+      if (this.stopped) throw this.stopped;
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        this.onStuck(`it kept running for more than ${(this.limitMs / 1000).toFixed(1)} s without returning (an endless loop?)`);
+        throw this.stopped ?? new RealmStopped("The learner's realm stopped answering.");
+      }
+      Atomics.wait(this.bells, this.side, seen, Number.isFinite(left) ? left : undefined);
+    }
+  }
+
+  // ---- serving the other side -------------------------------------------------------------
+
+  private handle(message: Message): void {
+    if (this.stopped) return;
+    switch (message.k) {
+      case "reply":
+        this.replies.set(message.id, message);
+        return;
+      case "settle": {
+        const pending = this.promises.get(message.promise);
+        this.promises.delete(message.promise);
+        if (!pending) return;
+        const value = this.decode(message.value);
+        if (message.ok) pending.resolve(value);
+        else pending.reject(value);
+        return;
+      }
+      case "abort":
+        this.controllers.get(message.signal)?.abort(this.decode(message.reason));
+        return;
+      case "exit":
+        this.onExit?.(message.code);
+        return;
+      case "call":
+        this.serve(message);
+    }
+  }
+
+  /** Called when the other side says it is exiting (the learner's realm, on process.exit). */
+  onExit: ((code: number) => void) | null = null;
+
+  private serve(message: Message & { k: "call" }): void {
+    let ok = true;
+    let value: unknown;
+    try {
+      value = this.encode(this.perform(message));
+    } catch (error) {
+      ok = false;
+      value = this.encode(error);
+    }
+    this.post({ k: "reply", id: message.id, ok, value });
+  }
+
+  private perform(message: Message & { k: "call" }): unknown {
+    const target = this.byId.get(message.target) as Record<PropertyKey, unknown> & ((...a: unknown[]) => unknown);
+    if (target === undefined) throw new Error("That object no longer exists on this side.");
+    const key = message.key === undefined ? "" : typeof message.key === "string" ? message.key : Symbol[message.key.sym];
+    const args = (message.args ?? []).map((a) => this.decode(a));
+    switch (message.op) {
+      case "apply":
+        return Reflect.apply(target, this.decode(message.self), args);
+      case "construct":
+        return Reflect.construct(target as unknown as new (...a: unknown[]) => object, args);
+      case "get":
+        return Reflect.get(target, key);
+      case "set":
+        return Reflect.set(target, key, args[0]);
+      case "has":
+        return Reflect.has(target, key);
+      case "delete":
+        return Reflect.deleteProperty(target, key);
+      case "keys":
+        return Reflect.ownKeys(target).filter((k): k is string => typeof k === "string");
+      case "describe": {
+        const found = Reflect.getOwnPropertyDescriptor(target, key);
+        if (!found) return undefined;
+        return { value: "value" in found ? found.value : Reflect.get(target, key), enumerable: found.enumerable ?? false, writable: found.writable ?? false };
+      }
+      case "instanceof":
+        return typeof target === "function" && args[0] instanceof (target as unknown as new () => object);
+    }
+  }
+}
+
+function wireKey(key: PropertyKey): Key | null {
+  if (typeof key === "string") return key;
+  const known = WELL_KNOWN.find((name) => Symbol[name] === key);
+  return known ? { sym: known } : null;
+}
+
+/** An object that is data through and through: a plain prototype, no function, no accessor. */
+function isPlainData(value: object, depth: number): boolean {
+  if (depth > 64) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(value)) {
+    const found = Object.getOwnPropertyDescriptor(value, key)!;
+    if (!("value" in found) || typeof found.value === "function") return false;
+  }
+  return true;
+}
+
+export type { Remote };

@@ -1,0 +1,120 @@
+/**
+ * The boundary between a hidden test and the learner's realm, on a real worker thread with
+ * the learner's code bundled by the real bundler (bundleLearner, import wall included).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
+import { afterAll, describe, expect, test } from "vitest";
+import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
+import { openRealm, type Realm } from "../../../dist/checker/realm/host.js";
+import { REALM_MESSAGES } from "../../../dist/checker/realm/messages.js";
+
+const dir = mkdtempSync(join(tmpdir(), "lab-realm-test-"));
+const realms: Realm[] = [];
+afterAll(async () => {
+  await Promise.all(realms.map((r) => r.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function learner(name: string, source: string): Promise<Record<string, any>> {
+  const file = join(dir, `${name}.ts`);
+  writeFileSync(file, source);
+  const realm = await openRealm(await bundleLearner(file, () => false));
+  realms.push(realm);
+  return realm.exports;
+}
+
+describe("what crosses the boundary", () => {
+  test("plain data by structured clone, typed arrays included, and sync exports stay sync", async () => {
+    const m = await learner(
+      "data",
+      `export function unit(v: number[]): Float32Array { const n = Math.hypot(...v); return Float32Array.from(v, (x) => x / n); }\nexport const PRICE = { a: { in: 5 } };`,
+    );
+    const out = m.unit([3, 4]);
+    expect(out).toBeInstanceOf(Float32Array);
+    expect([...out]).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect(m.PRICE).toEqual({ a: { in: 5 } });
+  });
+
+  test("functions in both directions, awaited, and instances whose fields and getters read through", async () => {
+    const m = await learner(
+      "fns",
+      `export async function twice(f: (x: number) => Promise<number>, x: number) { return (await f(x)) + (await f(x)); }
+       export class Counter { n = 0; get doubled() { return this.n * 2; } bump(by: (n: number) => number) { this.n = by(this.n); return this; } }`,
+    );
+    expect(await m.twice(async (x: number) => x + 1, 1)).toBe(4);
+    const counter = new m.Counter();
+    expect(counter.bump((n: number) => n + 5)).toBe(counter);
+    expect(counter.n).toBe(5);
+    expect(counter.doubled).toBe(10);
+    expect(counter).toBeInstanceOf(m.Counter);
+    expect({} instanceof m.Counter).toBe(false);
+  });
+
+  test("errors keep their class, fields and identity; an SDK client arrives configured as it was", async () => {
+    const m = await learner(
+      "errors",
+      `import Anthropic from "@anthropic-ai/sdk";
+       export class BudgetExceeded extends Error {}
+       export function spend() { throw new BudgetExceeded("over by $0.10"); }
+       export function rateLimited() { throw new Anthropic.RateLimitError(429, { type: "error" }, "slow down", new Headers({ "retry-after": "2" })); }
+       export async function rethrow(f: () => Promise<void>) { await f(); }
+       export function configured(c: Anthropic) { return [c.baseURL, c.maxRetries, c.timeout, c instanceof Anthropic]; }`,
+    );
+    expect(() => m.spend()).toThrow(m.BudgetExceeded);
+    expect(() => m.spend()).toThrow("over by $0.10");
+    let limited: unknown;
+    try {
+      m.rateLimited();
+    } catch (error) {
+      limited = error;
+    }
+    expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((limited as InstanceType<typeof Anthropic.RateLimitError>).status).toBe(429);
+    const planted = new TypeError("the tool's own bug");
+    await expect(m.rethrow(() => Promise.reject(planted))).rejects.toBe(planted);
+    const client = new Anthropic({ baseURL: "http://127.0.0.1:9/v1", apiKey: "k", maxRetries: 4, timeout: 1234 });
+    expect(m.configured(client)).toEqual(["http://127.0.0.1:9/v1", 4, 1234, true]);
+  });
+
+  test("an AbortSignal crosses with its abort", async () => {
+    const m = await learner(
+      "signal",
+      `export function watch(s: AbortSignal) { return new Promise((r) => s.addEventListener("abort", () => r(String(s.reason)))); }`,
+    );
+    const controller = new AbortController();
+    const heard = m.watch(controller.signal);
+    controller.abort("Stop pressed");
+    expect(await heard).toBe("Stop pressed");
+  });
+});
+
+describe("nothing of the test runner is in the learner's realm", () => {
+  test("no vitest worker state, no global expect, no IPC to the pool", async () => {
+    const m = await learner(
+      "probe",
+      `export function probe() { const g = globalThis as any; return [typeof g.__vitest_worker__, typeof g[Symbol.for("expect-global")], typeof process.send, typeof process.disconnect]; }`,
+    );
+    expect(m.probe()).toEqual(["undefined", "undefined", "undefined", "undefined"]);
+  });
+
+  test("process.exit(0) fails the call with a sentence that says so, and the test side lives on", async () => {
+    const m = await learner("exits", `export function quit() { process.exit(0); }`);
+    expect(() => m.quit()).toThrow(REALM_MESSAGES.exited(0));
+    expect(() => m.quit()).toThrow(REALM_MESSAGES.exited(0));
+  });
+
+  test("a sync endless loop is stopped from outside at the call limit", async () => {
+    const m = await learner("loops", `export function spin() { for (;;) {} }`);
+    expect(() => m.spin()).toThrow(/^Your code was stopped: it kept running for more than 2\.0 s without returning/);
+  });
+
+  test("an import outside the learner's folder is refused before anything runs", async () => {
+    writeFileSync(join(dir, "refused.ts"), `import x from "../elsewhere.ts"; export const y = x;`);
+    await expect(bundleLearner(join(dir, "refused.ts"), () => false)).rejects.toThrow(
+      'lab refused to load "../elsewhere.ts": it is outside your file\'s folder.',
+    );
+  });
+});
