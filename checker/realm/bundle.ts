@@ -4,14 +4,10 @@
  * process, means the walled worker needs no read access to the learner's folder, and the
  * realm loads one data: module rather than paying a loader-hook thread per realm.
  */
-import { builtinModules } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ImportRefused, judgeResolved, judgeSpecifier, realOrSame } from "../run/walls/import-wall.js";
+import { ImportRefused, judgeResolved, judgeSpecifier, realOrSame, SDK_SPECIFIER } from "../run/walls/import-wall.js";
 import { bundledSdkFile } from "../run/workers/sdk-bundle.js";
-
-const SDK = /^@anthropic-ai\/sdk(\/.*)?$/;
-const BUILTINS = new Set(builtinModules);
 
 /** The SDK the learner's bundle imports: the lab's bundled copy of it (see sdk-bundle.ts). */
 export const learnerSdkUrl = (spec = "@anthropic-ai/sdk"): string => pathToFileURL(bundledSdkFile(fileURLToPath(import.meta.resolve(spec)))).href;
@@ -31,19 +27,18 @@ export async function bundleLearner(implFile: string, isTestFile: (path: string)
         name: "lab-import-wall",
         async resolveId(id, importer) {
           if (!importer) return null;
-          if (SDK.test(id)) return { id: learnerSdkUrl(id), external: true };
+          if (SDK_SPECIFIER.test(id)) return { id: learnerSdkUrl(id), external: true };
           const verdict = judgeSpecifier(id, importer, root, () => false);
           if (verdict.kind === "refuse") throw new ImportRefused(id, verdict.reason);
-          if (verdict.kind === "builtin") return { id: id.startsWith("node:") || !BUILTINS.has(id) ? id : `node:${id}`, external: true };
+          if (verdict.kind === "builtin") return { id, external: true };
           const resolved = await this.resolve(id, importer, { skipSelf: true });
           if (!resolved || resolved.external) throw new ImportRefused(id, "missing");
           const reason = judgeResolved(resolved.id, root, isTestFile);
           if (reason) throw new ImportRefused(id, reason);
           return resolved;
         },
-        transform(code, id) {
+        transform(code) {
           if (code.includes("import.meta.glob")) throw new ImportRefused("import.meta.glob", "glob");
-          void id;
           return null;
         },
       },

@@ -42,10 +42,6 @@ export class RealmStopped extends Error {
   override name = "RealmStopped";
 }
 
-interface Remote {
-  id: number;
-}
-
 export class Membrane {
   private nextId = 1;
   private readonly byId = new Map<number, unknown>();
@@ -414,5 +410,3 @@ function isPlainData(value: object, depth: number): boolean {
   }
   return true;
 }
-
-export type { Remote };

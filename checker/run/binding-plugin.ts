@@ -1,11 +1,9 @@
 import { dirname, isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
-import { ImportRefused, isInside, judgeResolved, judgeSpecifier, realOrSame } from "./walls/import-wall.js";
+import { ImportRefused, isInside, judgeResolved, judgeSpecifier, realOrSame, SDK_SPECIFIER } from "./walls/import-wall.js";
 import type { Binding } from "./binding.js";
 import { bundledSdkFile } from "./workers/sdk-bundle.js";
-
-const SDK = /^@anthropic-ai\/sdk(\/.*)?$/;
 
 const cleanPath = (id: string) => realOrSame(id.split("?")[0]!);
 
@@ -33,7 +31,7 @@ export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: strin
   };
   const labResolve = (id: string): string | null => {
     if (id === "lab:test") return labTestFile;
-    if (SDK.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));
+    if (SDK_SPECIFIER.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));
     return null;
   };
   return {

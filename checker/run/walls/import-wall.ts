@@ -38,6 +38,9 @@ export class ImportRefused extends Error {
 
 const BUILTINS = new Set(builtinModules);
 
+/** The SDK and its subpaths: the one package learner code may import. */
+export const SDK_SPECIFIER = /^@anthropic-ai\/sdk(\/.*)?$/;
+
 export function realOrSame(path: string): string {
   try {
     return realpathSync(path);
