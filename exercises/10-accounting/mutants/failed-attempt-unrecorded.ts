@@ -13,11 +13,15 @@ export interface Usage {
 export type MessageStream = ReturnType<Anthropic["messages"]["stream"]>;
 
 /** USD per token. */
-export const PRICE: Record<string, { in: number; out: number }> = {
-  "claude-opus-5": { in: 5e-6, out: 25e-6 },
-  "claude-sonnet-5": { in: 3e-6, out: 15e-6 },
-  "claude-haiku-4-5": { in: 1e-6, out: 5e-6 },
+/** Dollars per million tokens, input then output, as price lists quote them. */
+const PER_MILLION: Record<string, [input: number, output: number]> = {
+  "claude-haiku-4-5": [1, 5],
+  "claude-sonnet-5": [3, 15],
+  "claude-opus-5": [5, 25],
 };
+export const PRICE: Record<string, { in: number; out: number }> = Object.fromEntries(
+  Object.entries(PER_MILLION).map(([model, [input, output]]) => [model, { in: input / 1_000_000, out: output / 1_000_000 }]),
+);
 
 export interface Row {
   label: string;
