@@ -13,15 +13,12 @@ export interface Usage {
 export type MessageStream = ReturnType<Anthropic["messages"]["stream"]>;
 
 /** USD per token. */
-/** Dollars per million tokens, input then output, as price lists quote them. */
-const PER_MILLION: Record<string, [input: number, output: number]> = {
-  "claude-haiku-4-5": [1, 5],
-  "claude-sonnet-5": [3, 15],
-  "claude-opus-5": [5, 25],
+/** USD per token: the price list's dollars per million tokens, divided through. */
+export const PRICE: Record<string, { in: number; out: number }> = {
+  "claude-haiku-4-5": { in: 1 / 1e6, out: 5 / 1e6 },
+  "claude-sonnet-5": { in: 3 / 1e6, out: 15 / 1e6 },
+  "claude-opus-5": { in: 5 / 1e6, out: 25 / 1e6 },
 };
-export const PRICE: Record<string, { in: number; out: number }> = Object.fromEntries(
-  Object.entries(PER_MILLION).map(([model, [input, output]]) => [model, { in: input / 1_000_000, out: output / 1_000_000 }]),
-);
 
 export interface Row {
   label: string;
