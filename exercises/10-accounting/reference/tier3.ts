@@ -1,6 +1,6 @@
 /**
- * Tier 3: the accounting decorator with the Anthropic SDK. There is no tier 2: a wrapper
- * around the model call is the same code with or without a graph.
+ * Tier 3: the accounting decorator with the Anthropic SDK. There is no tier 2: wrapping
+ * one model call reads the same whether a graph sits above it or not.
  *
  * TypeScript has no `@decorator` for plain functions, so "decorating" a call site means
  * building it through `accounted`:
