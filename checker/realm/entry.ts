@@ -22,11 +22,22 @@ const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
   });
 };
 
-const { port, bells, code, sdkUrl } = workerData as { port: import("node:worker_threads").MessagePort; bells: Int32Array; code: string; sdkUrl: string };
+const { port, bells, code, sdkUrl, clock } = workerData as {
+  port: import("node:worker_threads").MessagePort;
+  bells: Int32Array;
+  code: string;
+  sdkUrl: string;
+  clock: unknown;
+};
 // The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
 const Anthropic = ((await import(sdkUrl)) as { default: unknown }).default;
 const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch }, Number.POSITIVE_INFINITY);
 process.on("exit", (exitCode) => membrane.post({ k: "exit", code: exitCode }));
+
+// No clock of its own: the test's, read through (see host.ts).
+const testClock = membrane.decode(clock) as { now(): number; dateNow(): number };
+performance.now = () => testClock.now();
+Date.now = () => testClock.dateNow();
 
 try {
   const module = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as Record<string, unknown>;

@@ -16,6 +16,8 @@
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 
 export const MARK = "\u0000lab";
+/** This realm's own clock, taken before anything replaces the global one (the learner's realm does: entry.ts). */
+const monotonic = performance.now.bind(performance);
 const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
 
 type Key = string | { sym: (typeof WELL_KNOWN)[number] };
@@ -25,7 +27,9 @@ type Message =
   | { k: "reply"; id: number; ok: boolean; value: unknown }
   | { k: "settle"; promise: number; ok: boolean; value: unknown }
   | { k: "abort"; signal: number; reason: unknown }
-  | { k: "exit"; code: number };
+  | { k: "exit"; code: number }
+  | { k: "drain"; id: number }
+  | { k: "drained"; id: number };
 
 /** What one side knows how to build from the other's descriptions (the SDK differs per realm). */
 export interface Locals {
@@ -35,6 +39,8 @@ export interface Locals {
   wrapFetch?: (remote: (...args: unknown[]) => unknown) => typeof fetch;
   /** Serves a local client's fetch as plain data the other realm can rebuild a Response from. */
   serveFetch?: (local: typeof fetch) => (...args: unknown[]) => Promise<unknown>;
+  /** Rewrites the other realm's stack traces into positions this side can read (the learner's files). */
+  mapStack?: (stack: string) => string;
 }
 
 /** Thrown on the trusted side when the learner's realm is gone or went quiet past the limit. */
@@ -51,6 +57,8 @@ export class Membrane {
   private readonly promises = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   private readonly controllers = new Map<number, AbortController>();
   private readonly replies = new Map<number, Message & { k: "reply" }>();
+  /** The local values handed out as handles (functions, objects): the only targets a call may name. */
+  private readonly served = new Set<number>();
   private stopped: RealmStopped | null = null;
 
   constructor(
@@ -62,16 +70,24 @@ export class Membrane {
     /** How long one call may keep this side waiting; Infinity in the learner's realm. */
     private readonly limitMs: number,
     private readonly onStuck: (why: string) => void = () => undefined,
+    /** The trusted side: the other side reaches its handles only through served keys (see servedKey). */
+    private readonly guarded = false,
   ) {
     port.on("message", (message: Message) => this.handle(message));
   }
 
-  /** Ends every wait and call from now on with `error`. */
-  stop(error: RealmStopped): void {
+  /**
+   * Ends every wait and call from now on with `error`. `rejectPending`: the promises the other
+   * side still owes are rejected with it too; when the realm is closed on purpose (the test
+   * file is done) they stay pending, as any promise that never settles would.
+   */
+  stop(error: RealmStopped, rejectPending = true): void {
     if (this.stopped) return;
     this.stopped = error;
-    for (const pending of this.promises.values()) pending.reject(error);
+    if (rejectPending) for (const pending of this.promises.values()) pending.reject(error);
     this.promises.clear();
+    for (const done of this.draining.values()) done();
+    this.draining.clear();
   }
 
   get isStopped(): boolean {
@@ -103,11 +119,12 @@ export class Membrane {
     }
     const remote = this.remoteOf.get(value as object);
     if (remote !== undefined) return { [MARK]: "yours", id: remote };
-    if (typeof value === "function") return { [MARK]: "fn", id: this.localId(value), name: value.name };
+    if (typeof value === "function") return { [MARK]: "fn", id: this.handOut(value), name: value.name };
     if (value instanceof Promise) return this.encodePromise(value);
     if (value instanceof Error) return this.encodeError(value);
     if (value instanceof AbortSignal) return this.encodeSignal(value);
     if (value instanceof this.locals.sdk) return this.encodeClient(value as Record<string, unknown>);
+    if (value instanceof Headers) return { [MARK]: "headers", entries: [...value] };
     if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
     if (Array.isArray(value)) return value.map((item) => this.encode(item, depth + 1));
     if (isPlainData(value, depth)) {
@@ -115,7 +132,13 @@ export class Membrane {
       for (const [key, item] of Object.entries(value)) copy[key] = this.encode(item, depth + 1);
       return copy;
     }
-    return { [MARK]: "obj", id: this.localId(value) };
+    return { [MARK]: "obj", id: this.handOut(value) };
+  }
+
+  private handOut(value: object): number {
+    const id = this.localId(value);
+    this.served.add(id);
+    return id;
   }
 
   private encodePromise(promise: Promise<unknown>): unknown {
@@ -197,6 +220,8 @@ export class Membrane {
         return this.remember(tagged.id, () => this.decodeError(tagged));
       case "client":
         return this.remember(tagged.id, () => this.decodeClient(tagged));
+      case "headers":
+        return new Headers(tagged.entries as [string, string][]);
       default:
         return undefined;
     }
@@ -221,10 +246,14 @@ export class Membrane {
   private decodeError(tagged: Record<string, unknown>): Error {
     const sdkClass = tagged.sdkClass ? (this.locals.sdk[tagged.sdkClass as string] as ErrorConstructor | undefined) : undefined;
     const builtin = (globalThis as Record<string, unknown>)[tagged.ctor as string];
-    const base = sdkClass ?? (typeof builtin === "function" && (builtin as { prototype: unknown }).prototype instanceof Error ? builtin : Error);
+    const isErrorClass = typeof builtin === "function" && (builtin as { prototype: unknown }).prototype instanceof Error;
+    // A DOMException (an abort's reason) keeps its name and code in internal slots: it must be made, not shaped.
+    if (builtin === DOMException) return new DOMException(String(tagged.message), String(tagged.name));
+    const base = sdkClass ?? (isErrorClass ? builtin : Error);
     const error = Object.create((base as ErrorConstructor).prototype) as Error;
     Object.defineProperty(error, "message", { value: tagged.message, writable: true, configurable: true });
-    Object.defineProperty(error, "stack", { value: tagged.stack, writable: true, configurable: true });
+    const stack = typeof tagged.stack === "string" && this.locals.mapStack ? this.locals.mapStack(tagged.stack) : tagged.stack;
+    Object.defineProperty(error, "stack", { value: stack, writable: true, configurable: true });
     if (error.name !== tagged.name) Object.defineProperty(error, "name", { value: tagged.name, writable: true, configurable: true });
     for (const [key, item] of Object.entries((tagged.props ?? {}) as Record<string, unknown>))
       (error as unknown as Record<string, unknown>)[key] = this.decode(item);
@@ -294,7 +323,8 @@ export class Membrane {
     if (this.stopped) throw this.stopped;
     const id = this.nextId++;
     this.post({ k: "call", id, ...request });
-    const deadline = performance.now() + this.limitMs;
+    // Only time spent waiting counts: serving the other side's nested calls is this side's own work.
+    let waited = 0;
     for (;;) {
       const seen = Atomics.load(this.bells, this.side);
       const reply = this.replies.get(id);
@@ -304,18 +334,20 @@ export class Membrane {
         if (!reply.ok) throw value;
         return value;
       }
+      if (this.stopped) throw this.stopped;
+      const left = this.limitMs - waited;
+      if (left <= 0) {
+        this.onStuck(`it kept running for more than ${(this.limitMs / 1000).toFixed(1)} s without returning (an endless loop?)`);
+        throw this.stopped ?? new RealmStopped("The learner's realm stopped answering.");
+      }
       const next = receiveMessageOnPort(this.port);
       if (next) {
         this.handle(next.message as Message);
         continue;
       }
-      if (this.stopped) throw this.stopped;
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        this.onStuck(`it kept running for more than ${(this.limitMs / 1000).toFixed(1)} s without returning (an endless loop?)`);
-        throw this.stopped ?? new RealmStopped("The learner's realm stopped answering.");
-      }
+      const from = monotonic();
       Atomics.wait(this.bells, this.side, seen, Number.isFinite(left) ? left : undefined);
+      waited += monotonic() - from;
     }
   }
 
@@ -342,9 +374,33 @@ export class Membrane {
       case "exit":
         this.onExit?.(message.code);
         return;
+      case "drain":
+        // After everything already queued on this side has run (see settled).
+        setImmediate(() => this.post({ k: "drained", id: message.id }));
+        return;
+      case "drained":
+        this.draining.get(message.id)?.();
+        this.draining.delete(message.id);
+        return;
       case "call":
         this.serve(message);
     }
+  }
+
+  private readonly draining = new Map<number, () => void>();
+
+  /**
+   * Resolves once the other side has run everything this side's messages so far set off, and
+   * everything it set off here in turn has been handled: a clock driven by hand (a test's
+   * virtual clock) waits for this before it moves, as it waits for its own side's pending work.
+   */
+  settled(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.draining.set(id, resolve);
+      this.post({ k: "drain", id });
+    });
   }
 
   /** Called when the other side says it is exiting (the learner's realm, on process.exit). */
@@ -364,8 +420,13 @@ export class Membrane {
 
   private perform(message: Message & { k: "call" }): unknown {
     const target = this.byId.get(message.target) as Record<PropertyKey, unknown> & ((...a: unknown[]) => unknown);
-    if (target === undefined) throw new Error("That object no longer exists on this side.");
+    if (target === undefined || !this.served.has(message.target)) throw new Error(MEMBRANE_MESSAGES.noSuchObject);
     const key = message.key === undefined ? "" : typeof message.key === "string" ? message.key : Symbol[message.key.sym];
+    if (this.guarded && message.key !== undefined && !servedKey(target, key)) {
+      if (message.op === "has") return false;
+      if (message.op === "get" || message.op === "describe") return undefined;
+      throw new TypeError(MEMBRANE_MESSAGES.unserved(String(key)));
+    }
     const args = (message.args ?? []).map((a) => this.decode(a));
     switch (message.op) {
       case "apply":
@@ -381,7 +442,7 @@ export class Membrane {
       case "delete":
         return Reflect.deleteProperty(target, key);
       case "keys":
-        return Reflect.ownKeys(target).filter((k): k is string => typeof k === "string");
+        return Reflect.ownKeys(target).filter((k): k is string => typeof k === "string" && (!this.guarded || servedKey(target, k)));
       case "describe": {
         const found = Reflect.getOwnPropertyDescriptor(target, key);
         if (!found) return undefined;
@@ -391,6 +452,30 @@ export class Membrane {
         return typeof target === "function" && args[0] instanceof (target as unknown as new () => object);
     }
   }
+}
+
+export const MEMBRANE_MESSAGES = {
+  noSuchObject: "That object does not exist on this side, or was never handed over.",
+  unserved: (key: string) => `"${key}" of the tests' objects is not for your code to reach.`,
+} as const;
+
+/**
+ * Keys of the trusted side's objects the learner's realm must never reach: each leads from
+ * any object to the trusted realm's Function constructor, a prototype, or a caller.
+ */
+const UNSERVED = new Set(["constructor", "prototype", "__proto__", "caller", "arguments", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"]);
+
+/**
+ * Whether `key` of the trusted `target` may be served: never an UNSERVED key, and only a
+ * property the object or one of its own classes holds, never one it inherits from
+ * Object.prototype or Function.prototype (the roots every escape starts from).
+ */
+function servedKey(target: object, key: PropertyKey): boolean {
+  if (typeof key === "string" && UNSERVED.has(key)) return false;
+  for (let at: object | null = target; at !== null && at !== Object.prototype && at !== Function.prototype; at = Object.getPrototypeOf(at)) {
+    if (Object.hasOwn(at, key)) return true;
+  }
+  return false;
 }
 
 function wireKey(key: PropertyKey): Key | null {

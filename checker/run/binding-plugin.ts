@@ -1,80 +1,68 @@
-import { dirname, isAbsolute } from "node:path";
+import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
-import { ImportRefused, isInside, judgeResolved, judgeSpecifier, realOrSame, SDK_SPECIFIER } from "./walls/import-wall.js";
+import { bundleLearner, type LearnerBundle } from "../realm/bundle.js";
+import { ImportRefused, isInside, realOrSame, SDK_SPECIFIER } from "./walls/import-wall.js";
 import type { Binding } from "./binding.js";
 import { bundledSdkFile } from "./workers/sdk-bundle.js";
 
 const cleanPath = (id: string) => realOrSame(id.split("?")[0]!);
 
+/** The module id "lab:impl" resolves to for one hidden test (virtual: it exists only here). */
+const IMPL_PREFIX = "\0lab-impl:";
+export const implModuleId = (testFile: string) => `${IMPL_PREFIX}${testFile}`;
+
+/** Where the trusted side's half of "lab:impl" lives, for the worker to import (see realm/lab-impl.ts). */
+const LAB_IMPL_URL = new URL("../realm/lab-impl.js", import.meta.url).href;
+
+/** The module a hidden test gets for "lab:impl": the learner's exports, as handles into its realm. */
+export function implModule(bundle: LearnerBundle): string {
+  const names = bundle.exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+  return [
+    `import { afterAll } from "vitest";`,
+    `import { openLabImpl } from ${JSON.stringify(LAB_IMPL_URL)};`,
+    `const impl = await openLabImpl(${JSON.stringify({ code: bundle.code, map: bundle.map, sdkUrl: bundle.sdkUrl })}, afterAll);`,
+    ...names.map((name, i) => `const e${i} = impl[${JSON.stringify(name)}];`),
+    `export { ${names.map((name, i) => `e${i} as ${name}`).join(", ")} };`,
+  ].join("\n");
+}
+
 /**
- * Resolves what hidden tests import: "lab:impl" to the file bound to the importing test,
- * "lab:test" to the compiled test helpers, and the SDK (from any file, wherever it lives)
- * to the lab's own bundled copy (see sdk-bundle.ts), the same one the test helpers load, so
- * learner code, test and helpers share one set of error classes. What a learner file itself
- * imports passes the wall in import-wall.ts first.
+ * Resolves what hidden tests import: "lab:impl" to a module of its own per test file, which
+ * bundles the file bound for this run (the learner's, behind the import wall in
+ * realm/bundle.ts) and loads it in the learner's realm, never in the test's; "lab:test" to
+ * the compiled test helpers; and the SDK to the lab's own bundled copy (see sdk-bundle.ts).
+ * Learner code never passes through vite: nothing here loads a learner's file as a module.
  */
 export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: string, labCode: string[]): Plugin {
   const labDirs = labCode.map(realOrSame);
   const isTestFile = (path: string) => bindings.has(path) || [...bindings.values()].some((b) => realOrSame(b.exercise.hiddenTest) === path);
-  /** The folder of the learner file `id` belongs to, if it is learner code at all. */
-  const learnerRoot = (id: string | undefined): string | null => {
-    if (!id) return null;
-    const path = cleanPath(id);
-    if (bindings.has(path)) return null;
-    let best: string | null = null;
-    for (const binding of bindings.values()) {
-      const root = realOrSame(dirname(binding.implFile));
-      if (isInside(path, root) && (!best || root.length > best.length)) best = root;
-    }
-    return best;
-  };
-  const labResolve = (id: string): string | null => {
-    if (id === "lab:test") return labTestFile;
-    if (SDK_SPECIFIER.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));
-    return null;
-  };
   return {
     name: "lab-binding",
     enforce: "pre",
-    async resolveId(id, importer) {
+    resolveId(id, importer) {
       if (id === "lab:impl") {
-        const binding = importer ? bindings.get(cleanPath(importer)) : undefined;
-        if (!binding) throw new Error(`"lab:impl" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`);
-        return binding.implFile;
+        const testFile = importer ? cleanPath(importer) : undefined;
+        if (!testFile || !bindings.has(testFile)) throw new Error(`"lab:impl" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`);
+        return implModuleId(testFile);
       }
-      const root = learnerRoot(importer);
-      if (root === null) return labResolve(id);
-      const verdict = judgeSpecifier(id, importer!, root, (spec) => labResolve(spec) !== null);
-      if (verdict.kind === "refuse") throw new ImportRefused(id, verdict.reason);
-      if (verdict.kind === "pass") return labResolve(id);
-      if (verdict.kind === "builtin") return null;
-      const resolved = await this.resolve(id, importer, { skipSelf: true });
-      if (!resolved) return null;
-      const reason = resolved.external ? "package" : judgeResolved(resolved.id, root, isTestFile);
-      if (reason) throw new ImportRefused(id, reason);
-      return resolved;
+      if (id === "lab:test") return labTestFile;
+      if (SDK_SPECIFIER.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));
+      return null;
     },
-    // Some loads never pass resolveId with their importer (vite's module runner resolves a
-    // dynamic import's absolute path on its own), so nothing is read that is not a hidden
-    // test, a learner's folder or the lab's compiled code and packages.
-    load(id) {
+    async load(id) {
+      if (id.startsWith(IMPL_PREFIX)) {
+        const binding = bindings.get(id.slice(IMPL_PREFIX.length));
+        if (!binding) throw new Error(`No run is bound to ${id.slice(IMPL_PREFIX.length)}.`);
+        return implModule(await bundleLearner(binding.implFile, isTestFile));
+      }
       if (bindings.size === 0 || id.startsWith("\0")) return null;
-      // An import nothing resolved: vite would read it relative to the lab's working folder.
+      // Nothing is read that is not a hidden test or the lab's compiled code and packages.
       if (!isAbsolute(id.split("?")[0]!)) throw new ImportRefused(id, "missing");
       const path = cleanPath(id);
-      if (bindings.has(path)) return null;
-      if (learnerRoot(id) !== null) {
-        if (/[?#]/.test(id)) throw new ImportRefused(id, "query");
-        if (isTestFile(path)) throw new ImportRefused(id, "test");
-        return null;
-      }
-      if (labDirs.some((dir) => isInside(path, dir))) return null;
+      if (bindings.has(path) || labDirs.some((dir) => isInside(path, dir))) return null;
       throw new ImportRefused(id, /[?#]/.test(id) ? "query" : "outside");
-    },
-    transform(code, id) {
-      if (learnerRoot(id) !== null && code.includes("import.meta.glob")) throw new ImportRefused("import.meta.glob", "glob");
-      return null;
     },
   };
 }
+

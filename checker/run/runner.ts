@@ -1,8 +1,9 @@
 /**
  * Runs an exercise's hidden tests against any implementation file on one warm vitest.
- * The test imports "lab:impl"; a plugin resolves it, per test file, to the file bound
- * for this run, so the test is never edited. Learner code only ever runs in the pool's
- * child processes, never in this one.
+ * The test imports "lab:impl"; a plugin resolves it, per test file, to a module that loads
+ * the file bound for this run in a realm of its own (checker/realm/), so the test is never
+ * edited. Learner code only ever runs in that realm, inside the pool's child processes:
+ * never in this process, and never beside the test.
  */
 import { copyFileSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { createVitest, type TestModule, type Vitest } from "vitest/node";
 import { labPaths } from "../paths.js";
 import type { Exercise } from "../model/exercises.js";
 import type { Binding } from "./binding.js";
-import { bindingPlugin } from "./binding-plugin.js";
+import { bindingPlugin, implModuleId } from "./binding-plugin.js";
 import { labPool, type Watchdog } from "./workers/lab-pool.js";
 import { SpareProcesses } from "./workers/spare-processes.js";
 import { ownedTempDir } from "./walls/owned-temp.js";
@@ -90,8 +91,6 @@ function tracedTo(error: unknown, testFile: string, batchSize: number): boolean 
 
 export class Runner {
   private queue: Promise<unknown> = Promise.resolve();
-  /** The implementation each test file was last transformed against. */
-  private readonly boundTo = new Map<string, string>();
   private closed = false;
 
   private constructor(
@@ -245,10 +244,8 @@ export class Runner {
     const project = this.vitest.getRootProject();
     for (const binding of batch) {
       this.bindings.set(binding.testFile, binding);
-      this.vitest.invalidateFile(binding.implFile);
-      // The test's transform has "lab:impl" resolved in it: redo it only when the binding moved.
-      if (this.boundTo.get(binding.testFile) !== binding.implFile) this.vitest.invalidateFile(binding.testFile);
-      this.boundTo.set(binding.testFile, binding.implFile);
+      // "lab:impl" is bundled anew for every run; the hidden test's own transform stands.
+      this.vitest.invalidateFile(implModuleId(binding.testFile));
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
     // What vitest holds from the file's last run (another learner's, when grading) must not

@@ -9,6 +9,7 @@ import { ACCOUNTS, ACME_CACHED, type DispatchRecord, searchDump } from "./acme-f
 import { stagedVector } from "./staged-embeddings.js";
 import { tokenText } from "../provider/scenarios/accounting.js";
 import { usdOf } from "./pricing.js";
+import { realmsSettled } from "../realm/host.js";
 
 interface Usage {
   input_tokens: number;
@@ -22,12 +23,15 @@ export function virtualClock() {
   let t = 0;
   const timers: Array<{ at: number; wake: () => void }> = [];
   let pumping = false;
-  const tick = () => {
+  // Time moves only once the woken code has run and started its next sleep, here and in the
+  // learner's realm (where the code that sleeps runs).
+  const tick = async () => {
+    await realmsSettled();
     const next = timers.sort((a, b) => a.at - b.at).shift();
     if (!next) return void (pumping = false);
     t = next.at;
     next.wake();
-    setImmediate(tick); // let the woken code run (and start its next sleep) before time moves on
+    setImmediate(tick);
   };
   return {
     now: () => t,

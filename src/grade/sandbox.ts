@@ -3,7 +3,9 @@
  * worker process. Under Node's permission model a worker may read only the folders it is
  * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
  * class folder, not other learners' copies, not the grader's home or working folder. It may
- * write only in its own temp folder (TMPDIR, emptied between pairs), start no process, start no thread and signal no process but its own. Its memory is watched from outside,
+ * write only in its own temp folder (TMPDIR, emptied between pairs), start no process and
+ * signal no process but its own. It may start threads: the learner's realm is one
+ * (checker/realm/), and it is bound by the same flags. Its memory is watched from outside,
  * by the runner's outside watcher (checker/run/stopping/outside-watcher.ts).
  */
 import { mkdirSync, realpathSync } from "node:fs";
@@ -64,6 +66,7 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
       permissionFlag(),
       ...bothSpellings(readable).map((dir) => `--allow-fs-read=${within(dir)}`),
       ...writable.flatMap((dir) => [`--allow-fs-read=${within(dir)}`, `--allow-fs-write=${within(dir)}`]),
+      "--allow-worker",
       "--disable-warning=ExperimentalWarning",
       `--max-old-space-size=${memoryMb}`,
     ],
