@@ -92,8 +92,9 @@ export async function openRealm(bundle: RealmBundle): Promise<Realm> {
       if (ready.ok) resolve(value as Record<string, unknown>);
       else reject(value);
     });
-    worker.once("exit", (exitCode) => reject(new RealmStopped(REALM_MESSAGES.exited(exitCode))));
-    worker.once("error", (error) => reject(new RealmStopped(REALM_MESSAGES.crashed(error))));
+    // The first word on why it ended wins: a realm that said it was exiting is then terminated (exit code 1).
+    worker.once("exit", (exitCode) => reject(membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.exited(exitCode))));
+    worker.once("error", (error) => reject(membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.crashed(error))));
   });
   const realm: Realm = {
     exports,

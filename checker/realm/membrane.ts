@@ -90,8 +90,9 @@ export class Membrane {
     this.draining.clear();
   }
 
-  get isStopped(): boolean {
-    return this.stopped !== null;
+  /** Why this side stopped, if it did. */
+  get stoppedBy(): RealmStopped | null {
+    return this.stopped;
   }
 
   post(message: Message): void {

@@ -12,6 +12,8 @@ export interface Binding {
   timer: NodeJS.Timeout | null;
   /** How the worker running this file died, if it did before reporting the file finished. */
   died: { code: number | null; signal: NodeJS.Signals | null } | null;
+  /** Why the worker running this file was stopped for writing what the tests never sent (see workers/channel.ts). */
+  forged: string | null;
   /** Stops the worker running this file, once one has it. */
   kill: (() => void) | null;
   /** The caller stopped this run (stopRun): its worker is killed as soon as it has one. */

@@ -6,7 +6,8 @@ import { bugOfTest, type Exercise } from "../model/exercises.js";
 import { REFUSAL_MARK } from "./walls/import-wall.js";
 import { RUN_MESSAGES, type FileError, type TestOutcome } from "../model/result.js";
 import type { Binding } from "./binding.js";
-import { POOL_ERROR, TRANSFORM_ERROR_KEY } from "./vitest-internals.js";
+import { POOL_ERROR } from "./vitest-internals.js";
+import { SYNTAX_MARK } from "../realm/bundle.js";
 
 type ErrorLike = {
   message?: string;
@@ -15,7 +16,6 @@ type ErrorLike = {
   expected?: unknown;
   actual?: unknown;
   frame?: string;
-  [TRANSFORM_ERROR_KEY]?: { plugin?: string; id?: string };
 };
 
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -81,26 +81,23 @@ export function fileErrorOf(binding: Binding, module: TestModule | undefined): F
   // The loader's wall stopped an import (see import-wall.ts): its sentence says which and why.
   const refusal = message.split("\n").find((line) => line.includes(REFUSAL_MARK));
   if (refusal) return { kind: "import", message: refusal.slice(refusal.indexOf(REFUSAL_MARK)).trim(), file };
-  const transform = error[TRANSFORM_ERROR_KEY];
-  if (transform || message.startsWith("Transform failed")) {
-    const at = /:(\d+):(\d+)\s*\]/.exec(message);
-    const detail = /\[[A-Z_]+\]\s*(.+)/.exec(message)?.[1]?.trim() ?? firstLine(message);
-    const where = transform?.id ?? file;
-    if (at) {
-      const line = Number(at[1]);
-      const column = Number(at[2]);
-      const codeLine = codeLineAt(where, line);
-      return {
-        kind: "syntax",
-        message: RUN_MESSAGES.syntax(where, line, column, detail),
-        file: where,
-        line,
-        column,
-        ...(codeLine !== undefined ? { codeLine } : {}),
-      };
-    }
-    return { kind: "syntax", message: `Syntax error in ${where}: ${detail}`, file: where };
+  // The bundler could not parse a learner's file (see realm/bundle.ts): its sentence names the place.
+  const syntax = message.split("\n").find((line) => line.includes(SYNTAX_MARK));
+  const at = syntax && /Syntax error in (.+):(\d+):(\d+): (.*)$/.exec(syntax.slice(syntax.indexOf(SYNTAX_MARK)));
+  if (at) {
+    const [, where, line, column, detail] = at as unknown as [string, string, string, string, string];
+    const codeLine = codeLineAt(where, Number(line));
+    return {
+      kind: "syntax",
+      message: RUN_MESSAGES.syntax(where, Number(line), Number(column), detail),
+      file: where,
+      line: Number(line),
+      column: Number(column),
+      ...(codeLine !== undefined ? { codeLine } : {}),
+    };
   }
+  // The learner's realm ended while the file loaded (process.exit, out of memory): its sentence says how.
+  if (error.name === "RealmStopped") return { kind: "import", message: firstLine(message), file };
   const where = locationIn(plain(error.stack), file);
   const codeLine = where ? codeLineAt(file, where.line) : undefined;
   return {

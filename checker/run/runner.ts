@@ -21,6 +21,7 @@ import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult } from "../model/result.js";
 import { runReporter } from "./run-reporter.js";
 import { POOL_ERROR, TEST_PATH_KEY } from "./vitest-internals.js";
+import { CHANNEL_MESSAGES } from "./workers/channel.js";
 
 export interface RunnerOptions {
   /** Hard wall-clock limit for one run, in seconds. */
@@ -127,6 +128,12 @@ export class Runner {
         for (const file of files) {
           const binding = bindings.get(file);
           if (binding) binding.died = how;
+        }
+      },
+      forged(files, why) {
+        for (const file of files) {
+          const binding = bindings.get(file);
+          if (binding) binding.forged = why;
         }
       },
       finished(files) {
@@ -236,6 +243,7 @@ export class Runner {
         timedOut: false,
         timer: null,
         died: null,
+        forged: null,
         kill: null,
         stopped: false,
         reused: false,
@@ -282,7 +290,14 @@ export class Runner {
   private resultOf(binding: Binding, module: TestModule | undefined, unhandled: FileError[], ms: number): RunResult {
     const tests = collectOutcome(binding, module);
     let error: FileError | null = null;
-    if (binding.timedOut) {
+    if (binding.forged) {
+      // Nothing that worker reported counts, whatever it said before.
+      error = { kind: "crash", message: CHANNEL_MESSAGES.forged(binding.forged) };
+      for (const test of tests) {
+        test.state = "not-run";
+        test.failure = { message: error.message };
+      }
+    } else if (binding.timedOut) {
       error = { kind: "timeout", message: RUN_MESSAGES.timeout(this.timeoutSeconds) };
       for (const test of tests) {
         if (test.state !== "passed" && test.state !== "failed") {

@@ -54,8 +54,6 @@ export const POOL_ERROR = new RegExp(`${WORKER_EXITED}|${WORKER_EMITTED_ERROR}`)
 /** vitest's stand-in for process.exit inside a test run: its text is what the learner reads. */
 export const exitCalled = (code: string | number | null | undefined) => `process.exit unexpectedly called with "${code}"`;
 
-/** The key vitest hangs a transform (syntax) error's plugin and file on. */
-export const TRANSFORM_ERROR_KEY = "__vitest_rollup_error__";
 /** The key vitest tags an unhandled error with the test file it came from. */
 export const TEST_PATH_KEY = "VITEST_TEST_PATH";
 

@@ -13,6 +13,7 @@ import { isWorkerResponse, MESSAGE, WORKER_EXITED, workerResponse } from "../vit
 import { askForLeftovers, isLeftoverMessage, markFileStart } from "./leftovers.js";
 import { hasExited, killAndWait, killTree } from "../stopping/kill-group.js";
 import type { SpareProcesses, SpawnSpec } from "./spare-processes.js";
+import { sendTo } from "./channel.js";
 
 export const POOL_NAME = "lab-forks";
 
@@ -24,6 +25,8 @@ export interface Watchdog {
   started(files: string[], kill: () => void, reused: boolean): void;
   /** The worker is gone or done with these files. */
   finished(files: string[]): void;
+  /** The worker's channel carried what its tests never sent (see channel.ts); it is being killed. */
+  forged(files: string[], why: string): void;
   /** The worker died while running these files, before it reported them finished. */
   died(files: string[], how: { code: number | null; signal: NodeJS.Signals | null }): void;
 }
@@ -156,7 +159,7 @@ class LabForkWorker implements PoolWorker {
       this.watchdog.started(this.running, kill, this.reused);
       if (this.spares.keeps()) markFileStart(child);
     }
-    this.process.send(message);
+    sendTo(this.process, message);
   }
 
   /** Its file finished without an error, nothing stopped it, and its owner may have another. */
@@ -166,7 +169,7 @@ class LabForkWorker implements PoolWorker {
 
   private forward(child: ChildProcess, message: WorkerRequest): void {
     if (hasExited(child)) return this.answerForDead(child);
-    child.send(message);
+    sendTo(child, message);
   }
 
   deserialize(data: unknown): unknown {
@@ -197,6 +200,11 @@ class LabForkWorker implements PoolWorker {
       this.answerForDead(child);
     };
     this.attach(child, "exit", exited, true);
+    this.attach(child, "forged", (why: string) => {
+      this.watchdog.forged(this.running, why);
+      this.killed = true;
+      killTree(child);
+    });
     this.attach(child, "message", (message: unknown) => {
       if (!isWorkerResponse(message)) return;
       if (message.type === MESSAGE.started) this.unanswered.delete(MESSAGE.start);

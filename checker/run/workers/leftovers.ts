@@ -7,6 +7,7 @@
  * snapshots and compares, and a worker that reports anything is not kept.
  */
 import type { ChildProcess } from "node:child_process";
+import { sendTo } from "./channel.js";
 
 export const LEFTOVER_KEY = "__lab_leftovers__";
 const KEY = LEFTOVER_KEY;
@@ -32,7 +33,7 @@ export const LEFTOVER_MESSAGES = {
 
 /** Tells the worker a file of a process that may be kept is about to run (sent just before vitest's "run"). */
 export function markFileStart(child: ChildProcess): void {
-  child.send({ [KEY]: "start" } satisfies LeftoverMessage);
+  sendTo(child, { [KEY]: "start" } satisfies LeftoverMessage);
 }
 
 /** What the worker's last file left behind, in words; empty when nothing. */
@@ -51,10 +52,6 @@ export function askForLeftovers(child: ChildProcess): Promise<string[]> {
     const timer = setTimeout(onExit, ANSWER_MS);
     child.on("message", onMessage);
     child.once("exit", onExit);
-    try {
-      child.send({ [KEY]: "check" } satisfies LeftoverMessage);
-    } catch {
-      onExit();
-    }
+    if (!sendTo(child, { [KEY]: "check" } satisfies LeftoverMessage)) onExit();
   });
 }

@@ -10,8 +10,12 @@ import { WARM_UP_ENV } from "./worker-env.js";
 import { KEEPABLE_ENV } from "./leftovers.js";
 import { prepareForLeftoverChecks } from "./leftover-watch.js";
 import { warmUp } from "./warm-up.js";
+import { joinChannel } from "./channel.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
+
+// The lab's channel, and its key, before anything else can run here (see channel.ts).
+await joinChannel();
 
 resetBeforeEachRun();
 

@@ -3,13 +3,14 @@
  * time with the SDK and the tokenizer loaded, so a rerun after a save does not pay Node's
  * start-up, and processes kept for their owner's next file (see SpareProcesses.serve).
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import type { PoolOptions } from "vitest/node";
 import { hasExited, killTree } from "../stopping/kill-group.js";
 import { overMemoryLine, OutsideWatcher } from "../stopping/outside-watcher-link.js";
 import { inPidNamespace } from "../walls/pid-namespace.js";
 import { WORKER_ENTRY } from "../vitest-internals.js";
+import { openChannel } from "./channel.js";
 import { KeptProcesses } from "./kept-processes.js";
 import { KEEPABLE_ENV } from "./leftovers.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
@@ -36,17 +37,17 @@ export const YOUNG_GENERATION_MB = 16;
 const SETTLING_WAIT_MS = 1_000;
 
 function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, keepable: boolean): { child: ChildProcess; namespaced: boolean } {
-  const nodeArgs = [...spec.execArgv, `--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`];
+  const nodeArgs = [...spec.execArgv, `--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`, spec.entrypoint];
   const namespace = inPidNamespace();
-  const child = fork(spec.entrypoint, [], {
+  const [command, ...args] = namespace ? [namespace.command, ...namespace.args, ...nodeArgs] : [process.execPath, ...nodeArgs];
+  const child = spawn(command!, args, {
     env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "", [KEEPABLE_ENV]: keepable ? "1" : "" } as NodeJS.ProcessEnv,
-    // fork runs execPath with execArgv before the entry point: unshare, then node and its flags.
-    ...(namespace ? { execPath: namespace.command, execArgv: [...namespace.args, ...nodeArgs] } : { execArgv: nodeArgs }),
-    stdio: "pipe",
-    serialization: "advanced",
+    // stdin, stdout, stderr, and the lab's channel (channel.ts), not Node's IPC.
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
     // Its own process group, so a kill also reaches whatever learner code spawned.
     detached: true,
   });
+  openChannel(child);
   return { child, namespaced: namespace !== null };
 }
 
