@@ -19,7 +19,12 @@ const only = args.filter((a, i) => !a.startsWith("--") && i !== outAt + 1);
 const paths = labPaths();
 const exercises = loadExercises(paths.exercises, paths.solutions).filter((e) => only.length === 0 || only.some((key) => e.id.startsWith(key.padStart(2, "0"))));
 
-const tsFiles = (dir) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".ts")).map((f) => join(dir, String(f))) : []);
+const tsFiles = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .filter((f) => String(f).endsWith(".ts"))
+        .map((f) => join(dir, String(f)))
+    : [];
 const runner = await Runner.create({
   timeoutSeconds: 20,
   maxWorkers: 2,

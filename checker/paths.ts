@@ -22,6 +22,8 @@ export function labPaths(root = packageRoot()) {
     solutions: join(root, "solutions"),
     dist: join(root, "dist"),
     labTest: join(root, "dist/checker/testing/index.js"),
+    /** The trusted side's half of "lab:impl" (see checker/realm/lab-impl.ts). */
+    labImpl: join(root, "dist/checker/realm/lab-impl.js"),
     preload: join(root, "dist/checker/run/workers/preload.js"),
     outsideWatcher: join(root, "dist/checker/run/stopping/outside-watcher.js"),
   };

@@ -64,7 +64,12 @@ export async function bundleLearner(implFile: string, isTestFile: (path: string)
       platform: "node",
       logLevel: "silent",
       write: false,
-      output: { format: "esm", codeSplitting: false, sourcemap: true, sourcemapPathTransform: (source, mapFile) => fileURLToPath(new URL(source, pathToFileURL(mapFile))) },
+      output: {
+        format: "esm",
+        codeSplitting: false,
+        sourcemap: true,
+        sourcemapPathTransform: (source, mapFile) => fileURLToPath(new URL(source, pathToFileURL(mapFile))),
+      },
       plugins: [
         {
           name: "lab-import-wall",

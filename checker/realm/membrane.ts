@@ -464,7 +464,17 @@ export const MEMBRANE_MESSAGES = {
  * Keys of the trusted side's objects the learner's realm must never reach: each leads from
  * any object to the trusted realm's Function constructor, a prototype, or a caller.
  */
-const UNSERVED = new Set(["constructor", "prototype", "__proto__", "caller", "arguments", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"]);
+const UNSERVED = new Set([
+  "constructor",
+  "prototype",
+  "__proto__",
+  "caller",
+  "arguments",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+]);
 
 /**
  * Whether `key` of the trusted `target` may be served: never an UNSERVED key, and only a

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "vite";
 import { bundleLearner, type LearnerBundle } from "../realm/bundle.js";
 import { ImportRefused, isInside, realOrSame, SDK_SPECIFIER } from "./walls/import-wall.js";
@@ -12,15 +12,15 @@ const cleanPath = (id: string) => realOrSame(id.split("?")[0]!);
 const IMPL_PREFIX = "\0lab-impl:";
 export const implModuleId = (testFile: string) => `${IMPL_PREFIX}${testFile}`;
 
-/** Where the trusted side's half of "lab:impl" lives, for the worker to import (see realm/lab-impl.ts). */
-const LAB_IMPL_URL = new URL("../realm/lab-impl.js", import.meta.url).href;
-
-/** The module a hidden test gets for "lab:impl": the learner's exports, as handles into its realm. */
-export function implModule(bundle: LearnerBundle): string {
+/**
+ * The module a hidden test gets for "lab:impl": the learner's exports, as handles into its
+ * realm, opened through the trusted side's half at `labImplFile` (see realm/lab-impl.ts).
+ */
+export function implModule(bundle: LearnerBundle, labImplFile: string): string {
   const names = bundle.exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
   return [
     `import { afterAll } from "vitest";`,
-    `import { openLabImpl } from ${JSON.stringify(LAB_IMPL_URL)};`,
+    `import { openLabImpl } from ${JSON.stringify(pathToFileURL(labImplFile).href)};`,
     `const impl = await openLabImpl(${JSON.stringify({ code: bundle.code, map: bundle.map, sdkUrl: bundle.sdkUrl })}, afterAll);`,
     ...names.map((name, i) => `const e${i} = impl[${JSON.stringify(name)}];`),
     `export { ${names.map((name, i) => `e${i} as ${name}`).join(", ")} };`,
@@ -34,7 +34,9 @@ export function implModule(bundle: LearnerBundle): string {
  * the compiled test helpers; and the SDK to the lab's own bundled copy (see sdk-bundle.ts).
  * Learner code never passes through vite: nothing here loads a learner's file as a module.
  */
-export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: string, labCode: string[]): Plugin {
+export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: string; impl: string; code: string[] }): Plugin {
+  const labTestFile = lab.test;
+  const labCode = lab.code;
   const labDirs = labCode.map(realOrSame);
   const isTestFile = (path: string) => bindings.has(path) || [...bindings.values()].some((b) => realOrSame(b.exercise.hiddenTest) === path);
   return {
@@ -43,7 +45,8 @@ export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: strin
     resolveId(id, importer) {
       if (id === "lab:impl") {
         const testFile = importer ? cleanPath(importer) : undefined;
-        if (!testFile || !bindings.has(testFile)) throw new Error(`"lab:impl" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`);
+        if (!testFile || !bindings.has(testFile))
+          throw new Error(`"lab:impl" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`);
         return implModuleId(testFile);
       }
       if (id === "lab:test") return labTestFile;
@@ -54,7 +57,7 @@ export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: strin
       if (id.startsWith(IMPL_PREFIX)) {
         const binding = bindings.get(id.slice(IMPL_PREFIX.length));
         if (!binding) throw new Error(`No run is bound to ${id.slice(IMPL_PREFIX.length)}.`);
-        return implModule(await bundleLearner(binding.implFile, isTestFile));
+        return implModule(await bundleLearner(binding.implFile, isTestFile), lab.impl);
       }
       if (bindings.size === 0 || id.startsWith("\0")) return null;
       // Nothing is read that is not a hidden test or the lab's compiled code and packages.
@@ -65,4 +68,3 @@ export function bindingPlugin(bindings: Map<string, Binding>, labTestFile: strin
     },
   };
 }
-

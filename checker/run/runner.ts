@@ -67,15 +67,15 @@ export interface RunRequest {
   /**
    * Whose code `implFile` is (a learner, when grading). A batch whose requests all name one
    * owner may run on a worker process kept from that owner's previous batch, each file with
-   * fresh module state, as long as the file before left nothing behind (see
-   * workers/leftovers.ts); a process never runs two owners' code, nor a request without one.
+   * fresh modules and a fresh realm for its code (whatever a realm started ends with it); a
+   * process never runs two owners' code, nor a request without one.
    */
   owner?: string;
 }
 
 type Request = RunRequest & { listener: RunListener | undefined; copy: boolean };
 
-/** How a run on a reused process may end for a reason that is not the file's own (see execute). */
+/** How a run on a reused process may end for a reason that may not be the file's own (see execute). */
 const DOUBTFUL = new Set<FileError["kind"]>(["crash", "unhandled", "timeout"]);
 
 /** Per-test timeout: hidden tests never wait on real time, so a test that takes 2 s is hung. */
@@ -167,7 +167,7 @@ export class Runner {
           printConsoleTrace: false,
         },
         {
-          plugins: [bindingPlugin(bindings, paths.labTest, [join(paths.root, "node_modules"), paths.dist])],
+          plugins: [bindingPlugin(bindings, { test: paths.labTest, impl: paths.labImpl, code: [join(paths.root, "node_modules"), paths.dist] })],
           server: { watch: null },
           logLevel: "silent",
           cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
@@ -211,9 +211,9 @@ export class Runner {
     await this.spares.serve(owner);
     const { results, reused } = await this.executeOnce(requests);
     if (owner === null) return results;
-    // A reused process is not what the file would have met alone: a crash, a stray error or a
-    // hang there may be the owner's earlier file's doing (a timer it left), so such a run
-    // counts only once a fresh process has confirmed it.
+    // A reused process is not quite what the file would have met alone: its earlier realms are
+    // gone, but what they did to the process as a whole (descriptors left open, V8's flags) is
+    // not, so a crash, a stray error or a hang there counts only once a fresh process confirms it.
     const doubtful = results.flatMap((result, i) => (reused[i] && result.error && DOUBTFUL.has(result.error.kind) ? [i] : []));
     if (doubtful.length === 0) return results;
     await this.spares.serve(null);

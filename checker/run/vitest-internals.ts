@@ -1,9 +1,11 @@
 /**
  * Every undocumented part of vitest that the runner leans on, in one place: the worker
- * protocol a custom pool must speak, the texts vitest gives a dying worker and a stray
- * `process.exit`, the keys it hangs on errors, the lazily imported chunks a warm spare
- * pre-imports, and what it changes in a worker process during a run. They belong to the
- * pinned vitest (4.1.12). None is a public API.
+ * protocol a custom pool must speak, the text vitest gives a dying worker, the key it hangs
+ * on errors, and the lazily imported chunks a warm spare pre-imports. They belong to the
+ * pinned vitest (4.1.12). None is a public API, and no verdict is read through them: results
+ * come from vitest's reporter API (outcome.ts). Learner code never meets vitest at all (it
+ * runs in a realm of its own, checker/realm/), so nothing here describes what vitest does to
+ * a process that learner code could see or change.
  *
  * Upgrading vitest:
  *  1. Pin the new version, `npm ci`, then run test/checker/run/vitest-internals.test.ts: it
@@ -11,7 +13,7 @@
  *     gone. Find its new spelling in node_modules/vitest/dist and change it here only.
  *  2. LAZY_RUN_CHUNKS carry build hashes: take the new names from the test's failure.
  *  3. Run the whole suite: the runner, pool and grading tests drive a real vitest through
- *     these paths (a crash, a timeout, process.exit, a syntax error, a reused worker).
+ *     these paths (a crash, a timeout, a forged frame, a syntax error, a reused worker).
  *  4. Run `npm run bench:rerun` and `bench:grade` before and after: a missed chunk or a
  *     changed reset shows up there first.
  */
@@ -51,9 +53,6 @@ export const WORKER_EXITED = "Worker exited unexpectedly";
 export const WORKER_EMITTED_ERROR = "emitted error";
 export const POOL_ERROR = new RegExp(`${WORKER_EXITED}|${WORKER_EMITTED_ERROR}`);
 
-/** vitest's stand-in for process.exit inside a test run: its text is what the learner reads. */
-export const exitCalled = (code: string | number | null | undefined) => `process.exit unexpectedly called with "${code}"`;
-
 /** The key vitest tags an unhandled error with the test file it came from. */
 export const TEST_PATH_KEY = "VITEST_TEST_PATH";
 
@@ -63,29 +62,6 @@ export const TEST_PATH_KEY = "VITEST_TEST_PATH";
  * it waits.
  */
 export const LAZY_RUN_CHUNKS = ["console.3WNpx0tS.js", "node.COQbm6gK.js"] as const;
-
-/**
- * What vitest's worker (and vite's module runner, whose import.meta.env lives in process.env)
- * changes in a process while it runs a file, whoever wrote the file: the leftover check
- * (workers/leftover-watch.ts) never counts these against it. Each entry is "holder.key".
- */
-export const VITEST_PROCESS_STATE = {
-  /** Set in a process's first run, then left as they are. */
-  firstRun: [
-    "globalThis.console",
-    "Error.prepareStackTrace",
-    "process.exit",
-    "process.chdir",
-    "process._eventsCount",
-    ...["SSR", "PROD", "DEV", "BASE_URL", "MODE"].map((name) => `process.env.${name}`),
-  ],
-  /** Set anew in every run. */
-  everyRun: ["process.env.VITEST_WORKER_ID", "process.env.VITEST_POOL_ID"],
-  /** Its own state on globalThis (`__vitest_worker__` and the like, its expect's and timers' symbols), by key. */
-  globals: /^(__vitest_|Symbol\((vitest:|expect-|jest-|chai))/,
-  /** The process events it listens for, from its first run on. */
-  events: ["uncaughtException", "unhandledRejection"],
-} as const;
 
 export function vitestDist(): string {
   return join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "dist");

@@ -182,8 +182,7 @@ function filesOf(exercise: Exercise): { files: string[]; judgeRuns: (results: Ru
 
 /**
  * Whose code the self-check runs: the lab's own, every file of it, so a worker process may run
- * one file after another (each with fresh modules, and only while the last one left nothing
- * behind; see checker/run/workers/leftovers.ts).
+ * one file after another (each with fresh modules and a realm of its own for the file's code).
  */
 export const SELF_CHECK_OWNER = "the lab's own exercise files";
 

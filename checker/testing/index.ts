@@ -24,24 +24,6 @@ export function provider(): Promise<Provider> {
   return shared;
 }
 
-/**
- * For a worker that may be kept for another file (see checker/run/workers/leftover-watch.ts):
- * the shared provider started and one request made through the SDK's fetch, so that neither
- * first use counts as something a file left behind; then no connection is left idle.
- */
-export async function warmSharedProvider(): Promise<void> {
-  const p = await provider();
-  await fetch(`${p.origin}/v1/models`)
-    .then((response) => response.arrayBuffer())
-    .catch(() => undefined);
-  p.closeIdleConnections();
-}
-
-/** Ends the shared provider's idle keep-alive connections, if it was started. */
-export async function closeIdleSharedConnections(): Promise<void> {
-  (await shared)?.closeIdleConnections();
-}
-
 /** A provider of the test's own, for tests that need an injected clock or other options. Close it when done. */
 export function privateProvider(options: ProviderOptions): Promise<Provider> {
   return startProvider(options);

@@ -10,7 +10,6 @@ import type { ChildProcess } from "node:child_process";
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from "vitest/node";
 import { workerExit } from "../walls/pid-namespace.js";
 import { isWorkerResponse, MESSAGE, WORKER_EXITED, workerResponse } from "../vitest-internals.js";
-import { askForLeftovers, isLeftoverMessage, markFileStart } from "./leftovers.js";
 import { hasExited, killAndWait, killTree } from "../stopping/kill-group.js";
 import type { SpareProcesses, SpawnSpec } from "./spare-processes.js";
 import { sendTo } from "./channel.js";
@@ -93,24 +92,19 @@ class LabForkWorker implements PoolWorker {
    * vitest's listener, as it must hear it. "exit": vitest turns a worker's exit into an
    * "error" event for the task it runs; a worker killed after its task finished or was
    * cancelled (abort(), a busy machine) has no task listening, and Node throws such an event
-   * out of the exit handler, crashing lab itself. "message": the pool's own questions to the
-   * worker (leftovers.ts) are not vitest's.
+   * out of the exit handler, crashing lab itself.
    */
   private wrapped(event: "exit" | "message", callback: (arg: any) => void): (...args: unknown[]) => void {
-    const handler =
-      event === "message"
-        ? (message: unknown) => {
-            if (!isLeftoverMessage(message)) callback(message);
-          }
-        : (...args: unknown[]) => {
-            try {
-              (callback as (...a: unknown[]) => void)(...args);
-            } catch (err) {
-              if (!(err instanceof Error && err.message === WORKER_EXITED)) throw err;
-            }
-          };
-    this.wrappers.set(callback, handler as (...args: unknown[]) => void);
-    return handler as (...args: unknown[]) => void;
+    if (event === "message") return callback;
+    const handler = (...args: unknown[]) => {
+      try {
+        (callback as (...a: unknown[]) => void)(...args);
+      } catch (err) {
+        if (!(err instanceof Error && err.message === WORKER_EXITED)) throw err;
+      }
+    };
+    this.wrappers.set(callback, handler);
+    return handler;
   }
 
   /** Answers for the process, as it would, a request it need not see (see send). */
@@ -128,8 +122,11 @@ class LabForkWorker implements PoolWorker {
       }
       // A kept process was started once; vitest's start-up (environment, module runner) stands.
       if (message.type === MESSAGE.start && this.reused) return this.answer(child, MESSAGE.started);
-      // Perhaps kept for its owner's next file: vitest's teardown would leave it unable to run one.
+      // Kept for its owner's next file: vitest's teardown would leave it unable to run one.
+      // Nothing of the file's learner code outlives its realm, so nothing needs checking first.
       if (message.type === MESSAGE.stop && this.fitToKeep()) {
+        this.keeping = true;
+        // A run that starts before vitest calls stop() waits for this process rather than forking one.
         this.spares.settle(
           new Promise<void>((done) => {
             const onExit = () => done();
@@ -140,12 +137,7 @@ class LabForkWorker implements PoolWorker {
             };
           }),
         );
-        void askForLeftovers(child).then((found) => {
-          if (found.length > 0 || !this.fitToKeep()) return this.forward(child, message);
-          this.keeping = true;
-          this.answer(child, MESSAGE.stopped);
-        });
-        return;
+        return this.answer(child, MESSAGE.stopped);
       }
     }
     if (message.type === MESSAGE.run || message.type === MESSAGE.collect) {
@@ -157,7 +149,6 @@ class LabForkWorker implements PoolWorker {
         killTree(child);
       };
       this.watchdog.started(this.running, kill, this.reused);
-      if (this.spares.keeps()) markFileStart(child);
     }
     sendTo(this.process, message);
   }
@@ -165,11 +156,6 @@ class LabForkWorker implements PoolWorker {
   /** Its file finished without an error, nothing stopped it, and its owner may have another. */
   private fitToKeep(): boolean {
     return this.finishedWell && !this.killed && this.running.length === 0 && this.spares.keeps();
-  }
-
-  private forward(child: ChildProcess, message: WorkerRequest): void {
-    if (hasExited(child)) return this.answerForDead(child);
-    sendTo(child, message);
   }
 
   deserialize(data: unknown): unknown {

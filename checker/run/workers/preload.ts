@@ -1,23 +1,16 @@
 /**
  * Loaded by every spare worker process before it is needed, so the first-use costs of a
  * hidden test (the SDK, the o200k encoder, the provider, Node's fetch) are paid while the
- * learner is still typing, not after the save.
+ * learner is still typing, not after the save. No learner code runs in this thread: it runs
+ * in a realm of its own (checker/realm/), where its walls are put up.
  */
 import "../../provider/o200k.js";
-import { resetBeforeEachRun } from "../between-files.js";
-import { refuseForeignSignals, SIGNALS_ENV } from "../walls/signal-wall.js";
 import { WARM_UP_ENV } from "./worker-env.js";
-import { KEEPABLE_ENV } from "./leftovers.js";
-import { prepareForLeftoverChecks } from "./leftover-watch.js";
 import { warmUp } from "./warm-up.js";
 import { joinChannel } from "./channel.js";
 
-if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
-
 // The lab's channel, and its key, before anything else can run here (see channel.ts).
 await joinChannel();
-
-resetBeforeEachRun();
 
 // A spare whose parent died has nothing to wait for. Its parent may be gone before this line
 // runs, the "disconnect" already past: hence the checks after each wait below too.
@@ -27,8 +20,5 @@ process.once("disconnect", orphaned);
 // A spare waits for a save anyway: real round trips warm fetch (undici loads lazily) and the
 // paths a hidden test takes. A worker forked for a batch (self-check, grading) goes straight to work.
 if (process.env[WARM_UP_ENV] === "1") await warmUp();
-
-// The shared provider started here would keep an orphan alive for ever.
-if (process.env[KEEPABLE_ENV] === "1") await prepareForLeftoverChecks();
 
 if (!process.connected) orphaned();

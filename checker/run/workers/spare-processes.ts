@@ -12,7 +12,6 @@ import { inPidNamespace } from "../walls/pid-namespace.js";
 import { WORKER_ENTRY } from "../vitest-internals.js";
 import { openChannel } from "./channel.js";
 import { KeptProcesses } from "./kept-processes.js";
-import { KEEPABLE_ENV } from "./leftovers.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 
@@ -36,12 +35,18 @@ export const YOUNG_GENERATION_MB = 16;
 /** How long a run waits for its owner's process to come back from the check after its last file. */
 const SETTLING_WAIT_MS = 1_000;
 
-function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, keepable: boolean): { child: ChildProcess; namespaced: boolean } {
-  const nodeArgs = [...spec.execArgv, `--min-semi-space-size=${YOUNG_GENERATION_MB}`, `--conditions=${BUNDLED_SDK_CONDITION}`, `--import=${preload}`, spec.entrypoint];
+function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): { child: ChildProcess; namespaced: boolean } {
+  const nodeArgs = [
+    ...spec.execArgv,
+    `--min-semi-space-size=${YOUNG_GENERATION_MB}`,
+    `--conditions=${BUNDLED_SDK_CONDITION}`,
+    `--import=${preload}`,
+    spec.entrypoint,
+  ];
   const namespace = inPidNamespace();
   const [command, ...args] = namespace ? [namespace.command, ...namespace.args, ...nodeArgs] : [process.execPath, ...nodeArgs];
   const child = spawn(command!, args, {
-    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "", [KEEPABLE_ENV]: keepable ? "1" : "" } as NodeJS.ProcessEnv,
+    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
     // stdin, stdout, stderr, and the lab's channel (channel.ts), not Node's IPC.
     stdio: ["pipe", "pipe", "pipe", "pipe"],
     // Its own process group, so a kill also reaches whatever learner code spawned.
@@ -166,7 +171,7 @@ export class SpareProcesses {
   }
 
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
-    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm, this.owner !== null);
+    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm);
     if (namespaced) this.inNamespace.add(child);
     // A spare that dies just before a run takes it breaks this pipe; its exit reports the death.
     child.stdin?.on("error", () => {});

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { KEEPABLE_ENV } from "../../../checker/run/workers/leftovers.js";
+import { WARM_UP_ENV } from "../../../checker/run/workers/worker-env.js";
 import { alive } from "../../support/processes.js";
 import { until } from "../../support/until.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -54,14 +54,15 @@ test("a worker stuck in while (true) dies when the process that owns the runner 
   expect(readdirSync(dir).filter((name) => name.startsWith("lab-run-"))).toEqual([]);
 }, 60_000);
 
-test("a worker readying itself to be kept (its shared provider listening) exits when its parent died before it was ready", async () => {
+test("a spare worker rehearsing (its own provider listening) exits when its parent died", async () => {
   // No outside watcher here: the worker must notice on its own that nobody will ever send it a file.
   const script = `
-    import { fork } from "node:child_process";
-    const child = fork(${JSON.stringify(join(root, "node_modules/vitest/dist/workers/forks.js"))}, [], {
-      execArgv: ["--conditions=lab-bundled-sdk", "--import=" + ${JSON.stringify(join(root, "dist/checker/run/workers/preload.js"))}],
-      env: { ...process.env, ${JSON.stringify(KEEPABLE_ENV)}: "1" }, stdio: "ignore", serialization: "advanced", detached: true,
+    import { spawn } from "node:child_process";
+    import { openChannel } from ${JSON.stringify(join(root, "dist/checker/run/workers/channel.js"))};
+    const child = spawn(process.execPath, ["--conditions=lab-bundled-sdk", "--import=" + ${JSON.stringify(join(root, "dist/checker/run/workers/preload.js"))}, ${JSON.stringify(join(root, "node_modules/vitest/dist/workers/forks.js"))}], {
+      env: { ...process.env, ${JSON.stringify(WARM_UP_ENV)}: "1" }, stdio: ["pipe", "ignore", "ignore", "pipe"], detached: true,
     });
+    openChannel(child);
     process.stdout.write(String(child.pid), () => process.kill(process.pid, "SIGKILL"));`;
   const parent = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
   expect(parent.signal).toBe("SIGKILL");

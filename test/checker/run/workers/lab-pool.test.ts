@@ -12,7 +12,7 @@ import { until } from "../../../support/until.js";
 import { tempDir } from "../../../support/temp-dir.js";
 
 const vitestDist = dirname(createRequire(import.meta.url).resolve("vitest/package.json")) + "/dist";
-const noWatchdog = { started() {}, died() {}, finished() {} };
+const noWatchdog = { started() {}, died() {}, finished() {}, forged() {} };
 
 function poolOptions() {
   const stream = () => new PassThrough().resume();
@@ -50,6 +50,7 @@ test("a worker that exits late, after reporting its file, leaves the watchdog of
     started: (files: string[]) => calls.push(`started ${files}`),
     finished: (files: string[]) => calls.push(`finished ${files}`),
     died: (files: string[]) => calls.push(`died ${files}`),
+    forged: (files: string[]) => calls.push(`forged ${files}`),
   };
   const pool = labPool(spares, watchdog);
   // Without vitest's request flag the worker processes ignore it; the pool still sees a run of the file.
