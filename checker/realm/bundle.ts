@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ImportRefused, judgeResolved, judgeSpecifier, realOrSame, SDK_SPECIFIER } from "../run/walls/import-wall.js";
 import { bundledSdkFile } from "../run/workers/sdk-bundle.js";
+import { keepRuntimeReach } from "./runtime-reach.js";
 
 /** The SDK the learner's bundle imports: the lab's bundled copy of it (see sdk-bundle.ts). */
 export const learnerSdkUrl = (spec = "@anthropic-ai/sdk"): string => pathToFileURL(bundledSdkFile(fileURLToPath(import.meta.resolve(spec)))).href;
@@ -22,6 +23,8 @@ export interface LearnerBundle {
   exports: string[];
   /** The SDK the bundle imports, for the realm to build the SDK's clients and errors from. */
   sdkUrl: string;
+  /** The learner's folder, as the import wall judges it: what a computed import may reach at run time. */
+  root: string;
 }
 
 /** Where a learner's file fails to parse; its message is the sentence a learner reads. */
@@ -57,11 +60,14 @@ function asSyntaxError(error: unknown, implFile: string): unknown {
 /** `implFile` as one ES module; `isTestFile` says which files are hidden tests (never loadable). */
 export async function bundleLearner(implFile: string, isTestFile: (path: string) => boolean): Promise<LearnerBundle> {
   const { build } = await import("rolldown");
+  const { parseAst } = await import("rolldown/parseAst");
   const root = realOrSame(dirname(implFile));
   try {
     const { output } = await build({
       input: implFile,
       platform: "node",
+      // The learner's code as written: a loop with no effect, an unused statement, run as they are.
+      treeshake: false,
       logLevel: "silent",
       write: false,
       output: {
@@ -85,15 +91,15 @@ export async function bundleLearner(implFile: string, isTestFile: (path: string)
             if (reason) throw new ImportRefused(id, reason);
             return resolved;
           },
-          transform(code) {
+          transform(code, id) {
             if (code.includes("import.meta.glob")) throw new ImportRefused("import.meta.glob", "glob");
-            return null;
+            return keepRuntimeReach(code, id, (source) => parseAst(source, { lang: /\.[mc]?tsx?$/.test(id) ? "ts" : "js", sourceType: "module" }));
           },
         },
       ],
     });
     const chunk = output[0]!;
-    return { code: chunk.code, map: chunk.map ? chunk.map.toString() : "", exports: chunk.exports, sdkUrl: learnerSdkUrl() };
+    return { code: chunk.code, map: chunk.map ? chunk.map.toString() : "", exports: chunk.exports, sdkUrl: learnerSdkUrl(), root };
   } catch (error) {
     throw asSyntaxError(error, implFile);
   }

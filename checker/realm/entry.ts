@@ -4,7 +4,10 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { type Locals, Membrane } from "./membrane.js";
+import { fileURLToPath } from "node:url";
 import { refuseForeignSignals, SIGNALS_ENV } from "../run/walls/signal-wall.js";
+import { ImportRefused, judgeSpecifier, SDK_SPECIFIER } from "../run/walls/import-wall.js";
+import { REALM_IMPORT } from "./runtime-reach.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 
@@ -22,13 +25,25 @@ const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
   });
 };
 
-const { port, bells, code, sdkUrl, clock } = workerData as {
+const { port, bells, code, sdkUrl, root, clock } = workerData as {
   port: import("node:worker_threads").MessagePort;
   bells: Int32Array;
   code: string;
   sdkUrl: string;
+  root: string;
   clock: unknown;
 };
+
+/** A computed import(…) in the learner's code (see runtime-reach.ts), judged as the bundler judged the fixed ones. */
+function realmImport(spec: unknown, from: string): Promise<unknown> {
+  const text = String(spec);
+  const verdict = judgeSpecifier(text, fileURLToPath(from), root, (s) => SDK_SPECIFIER.test(s));
+  if (verdict.kind === "refuse") return Promise.reject(new ImportRefused(text, verdict.reason));
+  if (verdict.kind === "pass") return import(sdkUrl);
+  if (verdict.kind === "builtin") return import(text);
+  return Promise.reject(new ImportRefused(text, "computed"));
+}
+Object.defineProperty(globalThis, REALM_IMPORT, { value: realmImport });
 // The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
 const Anthropic = ((await import(sdkUrl)) as { default: unknown }).default;
 const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch }, Number.POSITIVE_INFINITY);

@@ -18,7 +18,7 @@ export const CALL_LIMIT_ENV = "LAB_CALL_LIMIT_MS";
 const DEFAULT_CALL_LIMIT_MS = 2_000;
 
 /** The realm's side of the boundary must not import bundle.ts: it runs where the lab's files may not be read. */
-export type RealmBundle = Pick<LearnerBundle, "code" | "map" | "sdkUrl">;
+export type RealmBundle = Pick<LearnerBundle, "code" | "map" | "sdkUrl" | "root">;
 
 export interface Realm {
   exports: Record<string, unknown>;
@@ -54,6 +54,18 @@ const serveFetch: Locals["serveFetch"] = (local) => async (url, init) => {
  */
 const clock = { now: () => performance.now(), dateNow: () => Date.now() };
 
+/**
+ * The realm's own Node flags. A thread given flags of its own is bound by no permission model
+ * but the one they name, so the walls the process runs behind are named again here, every one
+ * but the right to start threads: learner code must not start a thread of its own (one given
+ * no flags would be bound by nothing). The process's other flags (its --import preload, the
+ * test side's) are not the realm's.
+ */
+export function realmFlags(processFlags: readonly string[] = process.execArgv): string[] {
+  const walls = processFlags.filter((flag) => /^--(experimental-)?permission$|^--allow-(fs-read|fs-write|child-process|addons|wasi)(=|$)/.test(flag));
+  return walls.length === 0 ? [] : [...walls, "--disable-warning=ExperimentalWarning"];
+}
+
 /** The learner's heap may grow as far as this process's own: the process's limits are the ones a grader set. */
 const heapLimitMb = () => Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
 
@@ -72,10 +84,8 @@ export async function openRealm(bundle: RealmBundle): Promise<Realm> {
   const locals: Locals = { sdk: Anthropic as unknown as Locals["sdk"], serveFetch, mapStack: stackMapper(bundle.map) };
   const membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => end(REALM_MESSAGES.stuck(why)), true);
   worker = new Worker(ENTRY, {
-    workerData: { port: port2, bells, code: bundle.code, sdkUrl: bundle.sdkUrl, clock: membrane.encode(clock) },
-    // Not the worker process's flags (its --import preload is the test side's); the permission
-    // model, being the process's, binds this thread all the same.
-    execArgv: [],
+    workerData: { port: port2, bells, code: bundle.code, sdkUrl: bundle.sdkUrl, root: bundle.root, clock: membrane.encode(clock) },
+    execArgv: realmFlags(),
     transferList: [port2],
     resourceLimits: { maxOldGenerationSizeMb: heapLimitMb() },
     stdout: true,

@@ -21,7 +21,7 @@ export function implModule(bundle: LearnerBundle, labImplFile: string): string {
   return [
     `import { afterAll } from "vitest";`,
     `import { openLabImpl } from ${JSON.stringify(pathToFileURL(labImplFile).href)};`,
-    `const impl = await openLabImpl(${JSON.stringify({ code: bundle.code, map: bundle.map, sdkUrl: bundle.sdkUrl })}, afterAll);`,
+    `const impl = await openLabImpl(${JSON.stringify({ code: bundle.code, map: bundle.map, sdkUrl: bundle.sdkUrl, root: bundle.root })}, afterAll);`,
     ...names.map((name, i) => `const e${i} = impl[${JSON.stringify(name)}];`),
     `export { ${names.map((name, i) => `e${i} as ${name}`).join(", ")} };`,
   ].join("\n");

@@ -4,8 +4,9 @@
  * given (the lab's node_modules and dist, the runners' copies of the hidden tests): not the
  * class folder, not other learners' copies, not the grader's home or working folder. It may
  * write only in its own temp folder (TMPDIR, emptied between pairs), start no process and
- * signal no process but its own. It may start threads: the learner's realm is one
- * (checker/realm/), and it is bound by the same flags. Its memory is watched from outside,
+ * signal no process but its own. The worker may start threads: the learner's realm is one
+ * (checker/realm/), bound by the same walls but for that right (realmFlags in host.ts), so
+ * learner code itself can start none. Its memory is watched from outside,
  * by the runner's outside watcher (checker/run/stopping/outside-watcher.ts).
  */
 import { mkdirSync, realpathSync } from "node:fs";
@@ -68,6 +69,7 @@ export function workerSandbox(readable: string[], memoryMb: number, tmp?: string
       ...writable.flatMap((dir) => [`--allow-fs-read=${within(dir)}`, `--allow-fs-write=${within(dir)}`]),
       "--allow-worker",
       "--disable-warning=ExperimentalWarning",
+      "--disable-warning=SecurityWarning",
       `--max-old-space-size=${memoryMb}`,
     ],
     // The whole environment: nothing of the grader's (API keys, tokens) reaches learner code.

@@ -18,6 +18,7 @@ export const WALL_REASONS = {
   notAFile: "it is not a file on disk",
   missing: "there is no such file beside your file",
   glob: "import.meta.glob reads folders, which your file may not",
+  computed: "its name is computed as your code runs, and only files imported by a fixed path go with yours",
 } as const;
 
 export type WallReason = keyof typeof WALL_REASONS;

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { refusedImport } from "../../../checker/run/walls/import-wall.js";
 import { pidNamespaces } from "../../../checker/run/walls/pid-namespace.js";
 import { RUN_MESSAGES } from "../../../checker/model/result.js";
+import { REALM_MESSAGES } from "../../../checker/realm/messages.js";
 import { refusedSignal } from "../../../checker/run/walls/signal-wall.js";
 import { GRADE_REASONS } from "../../../src/grade/messages.js";
 import { armHostiles, importIn, SECRET, SOLUTION_MARK, type Armed } from "./hostile-arm.js";
@@ -20,7 +21,7 @@ const denied = `${RUN_MESSAGES.importFailed("Access to this API has been restric
 const expected = (): Record<string, [state: string, reason: string | RegExp]> => ({
   "01-sync-loop": ["timeout", RUN_MESSAGES.timeout(LIMIT_SECONDS)],
   "02-never-resolves": ["timeout", RUN_MESSAGES.timeout(LIMIT_SECONDS)],
-  "03-process-exit": ["error", RUN_MESSAGES.importFailed('process.exit unexpectedly called with "0"')],
+  "03-process-exit": ["error", REALM_MESSAGES.exited(0)],
   "04-throws-at-import": ["error", RUN_MESSAGES.importFailed("boom at import")],
   "05-syntax-error": ["error", RUN_MESSAGES.syntax("05-syntax-error/01-adder.ts", 5, 14, "Unexpected token")],
   "06-allocates-1gb": ["error", GRADE_REASONS.outOfMemory(512)],
