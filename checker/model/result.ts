@@ -17,7 +17,8 @@ export interface TestOutcome {
   bug: { id: string; summary: string } | null;
 }
 
-export type FileErrorKind = "syntax" | "import" | "timeout" | "crash" | "unhandled";
+/** "forged": the worker's channel carried what its tests never sent (checker/run/workers/channel.ts). */
+export type FileErrorKind = "syntax" | "import" | "timeout" | "crash" | "unhandled" | "forged";
 
 export interface FileError {
   kind: FileErrorKind;

@@ -281,7 +281,10 @@ export class Membrane {
         get: (_t, key) => {
           if (key === Symbol.hasInstance && kind === "fn") return (value: unknown) => this.isInstance(value, id);
           const wire = wireKey(key);
-          return wire === null ? undefined : call("get", { key: wire });
+          const value = wire === null ? undefined : call("get", { key: wire });
+          // What the other side does not serve (see servedKey), this side's own prototypes answer.
+          if (value === undefined && typeof key === "string") return ownFallback(kind, key);
+          return value;
         },
         set: (_t, key, value) => {
           const wire = wireKey(key);
@@ -487,6 +490,22 @@ function servedKey(target: object, key: PropertyKey): boolean {
     if (Object.hasOwn(at, key)) return true;
   }
   return false;
+}
+
+/**
+ * The methods every function and object has, taken from this realm's own prototypes when the
+ * other side does not serve them: `dispatch.call(null, …)` or `tool.hasOwnProperty("run")` work
+ * through the proxy's traps without reaching the other realm's Function or Object.
+ */
+const FALLBACKS = {
+  fn: new Set(["call", "apply", "bind", "toString"]),
+  obj: new Set(["hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toString", "toLocaleString", "valueOf"]),
+} as const;
+
+function ownFallback(kind: "fn" | "obj", key: string): unknown {
+  if (FALLBACKS[kind].has(key))
+    return (kind === "fn" ? (Function.prototype as unknown as Record<string, unknown>) : (Object.prototype as Record<string, unknown>))[key];
+  return undefined;
 }
 
 function wireKey(key: PropertyKey): Key | null {

@@ -292,7 +292,7 @@ export class Runner {
     let error: FileError | null = null;
     if (binding.forged) {
       // Nothing that worker reported counts, whatever it said before.
-      error = { kind: "crash", message: CHANNEL_MESSAGES.forged(binding.forged) };
+      error = { kind: "forged", message: CHANNEL_MESSAGES.forged(binding.forged) };
       for (const test of tests) {
         test.state = "not-run";
         test.failure = { message: error.message };

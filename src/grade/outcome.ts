@@ -37,7 +37,7 @@ const isFailure = (test: TestOutcome) => test.state === "failed" || test.state =
 function stateOf(result: RunResult): GradeState {
   if (result.status === "timeout") return "timeout";
   if (result.status === "passed") return "pass";
-  if (result.status === "error" || result.error?.kind === "crash" || result.total === 0) return "error";
+  if (result.status === "error" || result.error?.kind === "crash" || result.error?.kind === "forged" || result.total === 0) return "error";
   return "fail";
 }
 

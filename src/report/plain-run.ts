@@ -10,7 +10,8 @@ const indent = (text: string, pad = "        ") =>
     .join("\n");
 
 export const REPORT_MESSAGES = {
-  noTestRan: (kind: FileError["kind"]) => `No test ran: ${kind === "syntax" ? "your file has a syntax error" : "your file did not load"}.`,
+  noTestRan: (kind: FileError["kind"]) =>
+    `No test ran: ${kind === "syntax" ? "your file has a syntax error" : kind === "forged" ? "the run was stopped" : "your file did not load"}.`,
 } as const;
 
 /** The closing line CI and people read: "X passed, Y failed", or why no test ran at all. */

@@ -143,7 +143,8 @@ export const STOPPED_FOR_SAVE = "stopped for your new save";
 /** What one finished run amounted to, in a few words. */
 export function runSummary(result: RunResult): string {
   if (result.error?.kind === "timeout") return "stopped: it ran past the time limit";
-  if (result.error && result.total === 0) return result.error.kind === "syntax" ? "syntax error" : "your file did not load";
+  if (result.error && result.total === 0)
+    return result.error.kind === "syntax" ? "syntax error" : result.error.kind === "forged" ? "stopped" : "your file did not load";
   if (result.status === "passed") return `all ${result.total} passed`;
   return `${result.passed} of ${result.total} passed`;
 }

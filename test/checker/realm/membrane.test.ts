@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, describe, expect, test } from "vitest";
 import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
@@ -88,6 +89,76 @@ describe("what crosses the boundary", () => {
     const heard = m.watch(controller.signal);
     controller.abort("Stop pressed");
     expect(await heard).toBe("Stop pressed");
+  });
+});
+
+describe("what the learner's realm shares with the test, and what it keeps as written", () => {
+  test("an error's Headers arrive as Headers, an abort's DOMException as a DOMException", async () => {
+    const m = await learner(
+      "shapes",
+      `export function limited() { const e = new Error("429"); (e as any).headers = new Headers({ "retry-after": "3" }); throw e; }
+       export function aborted() { const c = new AbortController(); c.abort(); return c.signal.reason; }`,
+    );
+    let caught: { headers?: unknown } = {};
+    try {
+      m.limited();
+    } catch (error) {
+      caught = error as { headers?: unknown };
+    }
+    expect(caught.headers).toBeInstanceOf(Headers);
+    expect((caught.headers as Headers).get("retry-after")).toBe("3");
+    const reason = m.aborted();
+    expect(reason).toBeInstanceOf(DOMException);
+    expect(reason).toMatchObject({ name: "AbortError" });
+  });
+
+  test("the realm has no clock of its own: performance.now and Date.now read the test's, as the test sets them", async () => {
+    const m = await learner("clock", `export function read() { return [performance.now(), Date.now()]; }`);
+    const { now } = performance;
+    const dateNow = Date.now;
+    performance.now = () => 1234.5;
+    Date.now = () => 1_700_000_000_000;
+    try {
+      expect(m.read()).toEqual([1234.5, 1_700_000_000_000]);
+    } finally {
+      performance.now = now;
+      Date.now = dateNow;
+    }
+  });
+
+  test("settled() waits until what the test set off in the realm has run, callbacks into the test included", async () => {
+    const m = await learner(
+      "settle",
+      `export function chain(step: (n: number) => void) { void Promise.resolve().then(() => step(1)).then(() => setImmediate(() => step(2))); }`,
+    );
+    const steps: number[] = [];
+    m.chain((n: number) => steps.push(n));
+    await realms.at(-1)!.settled();
+    await realms.at(-1)!.settled();
+    expect(steps).toEqual([1, 2]);
+  });
+
+  test("import.meta.url and a computed import() mean what they mean in the file; one reaching outside its folder is refused", async () => {
+    writeFileSync(join(dir, "beside.txt"), "x");
+    const m = await learner(
+      "reach",
+      `export const here = import.meta.url;
+       export const name = import.meta.filename;
+       export async function load(spec: string) { const m = await import(spec); return typeof m; }`,
+    );
+    expect(m.here).toBe(pathToFileURL(join(dir, "reach.ts")).href);
+    expect(m.name).toBe(join(dir, "reach.ts"));
+    expect(await m.load(["node", "path"].join(":"))).toBe("object");
+    await expect(m.load(["..", "elsewhere.js"].join("/"))).rejects.toThrow('lab refused to load "../elsewhere.js": it is outside your file\'s folder.');
+    await expect(m.load(["./beside", "txt"].join("."))).rejects.toThrow(
+      'lab refused to load "./beside.txt": its name is computed as your code runs, and only files imported by a fixed path go with yours.',
+    );
+  });
+
+  test("the bundle keeps statements with no visible effect: a module-level endless loop still never ends", async () => {
+    writeFileSync(join(dir, "spins.ts"), "export const x = 1;\nwhile (true) {}\n");
+    const bundle = await bundleLearner(join(dir, "spins.ts"), () => false);
+    expect(bundle.code).toMatch(/while \(true\)/);
   });
 });
 

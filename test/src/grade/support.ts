@@ -24,7 +24,7 @@ export const tempDir = (prefix: string) => labTempDir(`grade-${prefix}`);
 export function classCopy(learners: string[] = GOOD_LEARNERS): string {
   const dir = tempDir("class");
   for (const learner of learners) {
-    const from = ["learners", "hostile", "hostile-pidns"].map((group) => join(FIXTURE, group, learner)).find((d) => existsSync(d));
+    const from = ["learners", "hostile", "hostile-pidns", "hostile-realm"].map((group) => join(FIXTURE, group, learner)).find((d) => existsSync(d));
     if (!from) throw new Error(`no fixture learner ${learner}`);
     cpSync(from, join(dir, learner), { recursive: true });
   }
