@@ -11,7 +11,9 @@ import { CACHE_THRESHOLD, referenceParts } from "../../checker/testing/integrate
 import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
 import { UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
-import { loadModule } from "../config/load-module.js";
+import { bundleLearner } from "../../checker/realm/bundle.js";
+import { openRealm, type Realm } from "../../checker/realm/host.js";
+import { RealmStopped } from "../../checker/realm/membrane.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { wrapText } from "../screen/wrap.js";
 import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
@@ -52,11 +54,14 @@ const short = (input: Record<string, unknown>, room: number) => {
 const money = (usd: number) => `$${usd.toFixed(4)}`;
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
-async function loopFile(file: string): Promise<Run> {
-  const sdk = import.meta.resolve("@anthropic-ai/sdk");
-  const mod = await loadModule(file, { "@anthropic-ai/sdk": sdk });
-  if (typeof mod["run"] !== "function") throw new UserError(TRIAGE_MESSAGES.noRun(file));
-  return mod["run"] as Run;
+/** The file's `run`, loaded as every learner file is: bundled, in a realm of its own (checker/realm/). */
+async function loopFile(file: string): Promise<{ run: Run; realm: Realm }> {
+  const realm = await openRealm(await bundleLearner(file, () => false));
+  if (typeof realm.exports["run"] !== "function") {
+    await realm.close();
+    throw new UserError(TRIAGE_MESSAGES.noRun(file));
+  }
+  return { run: realm.exports["run"] as Run, realm };
 }
 
 export async function triageCommand(question: string | undefined, opts: { tenant?: string }, io: Io): Promise<number> {
@@ -68,7 +73,7 @@ export async function triageCommand(question: string | undefined, opts: { tenant
   const progress = new ProgressStore(ctx.config.workspaceDir, (s) => writeLine(io.stderr, s));
   const mine = workspaceFile(ctx, exercise);
   const yours = Boolean(progress.exercise(exercise.id).passedAt) && existsSync(mine);
-  const run = await loopFile(yours ? mine : exercise.solution);
+  const { run, realm } = await loopFile(yours ? mine : exercise.solution);
   const say = (tag: string, text: string) => writeLine(io.stdout, `${tag.padEnd(8)}${text}`);
   writeLine(io.stdout, `lab triage: "${question}" for tenant ${tenant}`);
   writeLine(io.stdout, yours ? TRIAGE_MESSAGES.yours(mine) : TRIAGE_MESSAGES.reference);
@@ -146,7 +151,15 @@ export async function triageCommand(question: string | undefined, opts: { tenant
         };
       },
     };
-    const result = await run(question, tenant, { limitUsd: LIMIT_USD, maxSteps: MAX_STEPS }, parts);
+    let result: Awaited<ReturnType<Run>>;
+    try {
+      result = await run(question, tenant, { limitUsd: LIMIT_USD, maxSteps: MAX_STEPS }, parts);
+    } catch (error) {
+      // The loop's realm ended (process.exit, out of memory, an endless loop): its sentence says how.
+      if (!(error instanceof RealmStopped)) throw error;
+      writeLine(io.stderr, error.message);
+      return 1;
+    }
     writeLine(io.stdout, "");
     writeLine(io.stdout, result.ok ? `Answer (${result.reason}):` : `Stopped: ${result.reason}. What it had so far:`);
     for (const line of wrapText(result.text || "(nothing)", WIDTH)) writeLine(io.stdout, line);
@@ -156,6 +169,7 @@ export async function triageCommand(question: string | undefined, opts: { tenant
     printMoney(io, ref.rows);
     return result.ok ? 0 : 1;
   } finally {
+    await realm.close();
     await provider.close();
   }
 }

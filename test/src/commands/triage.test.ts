@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { TRIAGE_MESSAGES } from "../../../src/commands/triage.js";
+import { REALM_MESSAGES } from "../../../checker/realm/messages.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const bin = join(import.meta.dirname, "../../../bin/lab.js");
@@ -96,4 +97,20 @@ test("once exercise 11 has passed, lab triage runs the learner's own loop from t
   expect(code, stdout).toBe(0);
   expect(stdout).toContain("loop: yours (");
   expect(stdout).toContain("Answer (answered by my own loop):");
+});
+
+test("the learner's loop runs in a realm of its own: its process.exit(0) ends that realm, not lab triage, which says so and exits 1", async () => {
+  const dir = tempDir("triage-exit");
+  mkdirSync(join(dir, "workspace", ".lab"), { recursive: true });
+  const solution = readFileSync(join(import.meta.dirname, "../../../solutions/11-integrated.ts"), "utf8");
+  // Its run ends the process it runs in; the solution's own run stays in the file, renamed.
+  const exits = "export async function run(..._args: unknown[]): Promise<never> {\n  process.exit(0);\n}\nasync function solutionRun(";
+  writeFileSync(join(dir, "workspace", "11-integrated.ts"), solution.replace("export async function run(", exits));
+  const progress = { version: 1, exercises: { "11-integrated": { hintsShown: 0, passedAt: "2026-12-01T12:00:00.000Z" } } };
+  writeFileSync(join(dir, "workspace", ".lab", "progress.json"), JSON.stringify(progress));
+
+  const { code, stdout, stderr } = await lab(["triage", "how do I rotate an API key", "--tenant", "acme"], dir);
+  expect(stdout).toContain("loop: yours (");
+  expect(stderr.trim()).toBe(REALM_MESSAGES.exited(0));
+  expect(code).toBe(1);
 });
