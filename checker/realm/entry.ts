@@ -1,6 +1,8 @@
 /**
  * The learner's realm: a worker thread that holds the learner's bundled module, the SDK and
  * Node's built-ins, and nothing of the test runner. Its one way out is the membrane's port.
+ * It starts ahead of the learner's code (see host.ts), perhaps rehearsing, and loads the code
+ * when it arrives: from then on, only the learner's code and the SDK run here.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { type Locals, Membrane } from "./membrane.js";
@@ -8,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { refuseForeignSignals, SIGNALS_ENV } from "../run/walls/signal-wall.js";
 import { ImportRefused, judgeSpecifier, SDK_SPECIFIER } from "../run/walls/import-wall.js";
 import { REALM_IMPORT } from "./runtime-reach.js";
+import { type RehearsalUrls, rehearseUntil } from "../run/workers/rehearsal.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 
@@ -25,14 +28,27 @@ const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
   });
 };
 
-const { port, bells, code, sdkUrl, root, clock } = workerData as {
+const { port, bells, sdkUrl, clock, rehearsal } = workerData as {
   port: import("node:worker_threads").MessagePort;
   bells: Int32Array;
-  code: string;
   sdkUrl: string;
-  root: string;
   clock: unknown;
+  /** A provider to rehearse against while the learner's code has not arrived (see rehearsal.ts). */
+  rehearsal: RehearsalUrls | null;
 };
+
+// The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
+const Anthropic = ((await import(sdkUrl)) as { default: unknown }).default;
+const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch }, Number.POSITIVE_INFINITY);
+process.on("exit", (exitCode) => membrane.post({ k: "exit", code: exitCode }));
+
+const arrived = new Promise<{ code: string; root: string }>((resolve) => parentPort!.once("message", resolve));
+if (rehearsal) {
+  const halt = new AbortController();
+  void arrived.then(() => halt.abort());
+  await rehearseUntil(Anthropic as Parameters<typeof rehearseUntil>[0], rehearsal, halt.signal);
+}
+const { code, root } = await arrived;
 
 /** A computed import(…) in the learner's code (see runtime-reach.ts), judged as the bundler judged the fixed ones. */
 function realmImport(spec: unknown, from: string): Promise<unknown> {
@@ -44,10 +60,6 @@ function realmImport(spec: unknown, from: string): Promise<unknown> {
   return Promise.reject(new ImportRefused(text, "computed"));
 }
 Object.defineProperty(globalThis, REALM_IMPORT, { value: realmImport });
-// The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
-const Anthropic = ((await import(sdkUrl)) as { default: unknown }).default;
-const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch }, Number.POSITIVE_INFINITY);
-process.on("exit", (exitCode) => membrane.post({ k: "exit", code: exitCode }));
 
 // No clock of its own: the test's, read through (see host.ts).
 const testClock = membrane.decode(clock) as { now(): number; dateNow(): number };

@@ -2,14 +2,19 @@
  * The trusted side of the boundary: starts the learner's realm (a worker thread holding only
  * the learner's bundled module, the SDK and Node), and hands the hidden test proxies of its
  * exports. Nothing of this realm (vitest, `expect`, the pool's channel) exists over there.
+ *
+ * A thread, its Node and the SDK take ~100 ms to start, and its SDK runs cold: a worker
+ * process keeps one realm started ahead (prepareSpareRealm), rehearsing while the learner
+ * types, and gives it the learner's code when a test file asks. No realm serves two files.
  */
 import { getHeapStatistics } from "node:v8";
-import { MessageChannel, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import Anthropic from "#anthropic-sdk";
 import { type Locals, Membrane, RealmStopped } from "./membrane.js";
 import { REALM_MESSAGES } from "./messages.js";
 import type { LearnerBundle } from "./bundle.js";
 import { stackMapper } from "./stack-map.js";
+import type { RehearsalUrls } from "../run/workers/rehearsal.js";
 
 const ENTRY = new URL("./entry.js", import.meta.url);
 
@@ -26,14 +31,6 @@ export interface Realm {
   settled(): Promise<void>;
   /** Ends the realm and everything it started; nothing of it runs after this resolves. */
   close(): Promise<void>;
-}
-
-/** The realms open in this process: a test's clock waits for all of them (see realmsSettled). */
-const open = new Set<Realm>();
-
-/** Resolves once every open realm has run what it was set off to do (see Membrane.settled). */
-export async function realmsSettled(): Promise<void> {
-  await Promise.all([...open].map((realm) => realm.settled()));
 }
 
 /** A local fetch, served as data the learner's realm rebuilds a Response from (see entry.ts). */
@@ -69,52 +66,112 @@ export function realmFlags(processFlags: readonly string[] = process.execArgv): 
 /** The learner's heap may grow as far as this process's own: the process's limits are the ones a grader set. */
 const heapLimitMb = () => Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
 
-export async function openRealm(bundle: RealmBundle): Promise<Realm> {
-  const limitMs = Number(process.env[CALL_LIMIT_ENV]) || DEFAULT_CALL_LIMIT_MS;
-  const { port1, port2 } = new MessageChannel();
-  const bells = new Int32Array(new SharedArrayBuffer(8));
-  let ended = false;
-  let worker: Worker | null = null;
-  const end = (sentence: string) => {
-    if (ended) return;
-    ended = true;
-    membrane.stop(new RealmStopped(sentence));
-    void worker?.terminate();
-  };
-  const locals: Locals = { sdk: Anthropic as unknown as Locals["sdk"], serveFetch, mapStack: stackMapper(bundle.map) };
-  const membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => end(REALM_MESSAGES.stuck(why)), true);
-  worker = new Worker(ENTRY, {
-    workerData: { port: port2, bells, code: bundle.code, sdkUrl: bundle.sdkUrl, root: bundle.root, clock: membrane.encode(clock) },
-    execArgv: realmFlags(),
-    transferList: [port2],
-    resourceLimits: { maxOldGenerationSizeMb: heapLimitMb() },
-    stdout: true,
-    stderr: true,
-  });
-  worker.stdout.resume();
-  worker.stderr.resume();
-  membrane.onExit = (exitCode) => end(REALM_MESSAGES.exited(exitCode));
-  worker.on("exit", (exitCode) => end(REALM_MESSAGES.exited(exitCode)));
-  worker.on("error", (error) => end(REALM_MESSAGES.crashed(error)));
-  const exports = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    worker.once("message", (ready: { ok: boolean; value: unknown }) => {
-      const value = membrane.decode(ready.value);
-      if (ready.ok) resolve(value as Record<string, unknown>);
-      else reject(value);
+/** A realm's thread, started and waiting for the learner's code (see entry.ts). */
+class RealmThread {
+  readonly membrane: Membrane;
+  private readonly port: MessagePort;
+  private readonly worker: Worker;
+  private ended = false;
+  private mapStack: (stack: string) => string = (stack) => stack;
+
+  constructor(
+    readonly sdkUrl: string,
+    rehearsal: RehearsalUrls | null,
+  ) {
+    const limitMs = Number(process.env[CALL_LIMIT_ENV]) || DEFAULT_CALL_LIMIT_MS;
+    const { port1, port2 } = new MessageChannel();
+    const bells = new Int32Array(new SharedArrayBuffer(8));
+    const locals: Locals = { sdk: Anthropic as unknown as Locals["sdk"], serveFetch, mapStack: (stack) => this.mapStack(stack) };
+    this.port = port1;
+    this.membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => this.end(REALM_MESSAGES.stuck(why)), true);
+    this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));
+    this.worker = new Worker(ENTRY, {
+      workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal },
+      execArgv: realmFlags(),
+      transferList: [port2],
+      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb() },
+      stdout: true,
+      stderr: true,
     });
-    // The first word on why it ended wins: a realm that said it was exiting is then terminated (exit code 1).
-    worker.once("exit", (exitCode) => reject(membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.exited(exitCode))));
-    worker.once("error", (error) => reject(membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.crashed(error))));
+    this.worker.stdout.resume();
+    this.worker.stderr.resume();
+    this.worker.on("exit", (exitCode) => this.end(REALM_MESSAGES.exited(exitCode)));
+    this.worker.on("error", (error) => this.end(REALM_MESSAGES.crashed(error)));
+  }
+
+  get alive(): boolean {
+    return !this.ended;
+  }
+
+  private end(sentence: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.membrane.stop(new RealmStopped(sentence));
+    void this.worker.terminate();
+  }
+
+  /** Loads the learner's bundle; resolves to its exports, as handles, or rejects with why it could not. */
+  load(bundle: RealmBundle): Promise<Record<string, unknown>> {
+    this.mapStack = stackMapper(bundle.map);
+    return new Promise((resolve, reject) => {
+      this.worker.once("message", (ready: { ok: boolean; value: unknown }) => {
+        const value = this.membrane.decode(ready.value);
+        if (ready.ok) resolve(value as Record<string, unknown>);
+        else reject(value);
+      });
+      // The first word on why it ended wins: a realm that said it was exiting is then terminated (exit code 1).
+      this.worker.once("exit", (exitCode) => reject(this.membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.exited(exitCode))));
+      this.worker.once("error", (error) => reject(this.membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.crashed(error))));
+      this.worker.postMessage({ code: bundle.code, root: bundle.root });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.ended = true;
+    this.membrane.stop(new RealmStopped(REALM_MESSAGES.closed), false);
+    this.port.close();
+    await this.worker.terminate();
+  }
+}
+
+/** The realms open in this process: a test's clock waits for all of them (see realmsSettled). */
+const open = new Set<Realm>();
+/** The realm started ahead, if this process keeps one (see prepareSpareRealm). */
+let spare: RealmThread | null = null;
+let keepsSpare = false;
+
+/** Resolves once every open realm has run what it was set off to do (see Membrane.settled). */
+export async function realmsSettled(): Promise<void> {
+  await Promise.all([...open].map((realm) => realm.settled()));
+}
+
+/**
+ * Starts a realm ahead, for the next test file of this process (a worker's preload calls this),
+ * and another each time one is done. `rehearsal`: a provider to rehearse against until the
+ * learner's code arrives (see rehearsal.ts), when the process has time to spare.
+ */
+export function prepareSpareRealm(rehearsal: RehearsalUrls | null = null): void {
+  keepsSpare = true;
+  if (spare?.alive) return;
+  // In a worker process, under the bundled-SDK condition: the very SDK a learner's bundle imports.
+  spare = new RealmThread(import.meta.resolve("#anthropic-sdk"), rehearsal);
+}
+
+export async function openRealm(bundle: RealmBundle): Promise<Realm> {
+  const thread = spare?.alive && spare.sdkUrl === bundle.sdkUrl ? spare : new RealmThread(bundle.sdkUrl, null);
+  if (thread === spare) spare = null;
+  const exports = await thread.load(bundle).catch(async (error: unknown) => {
+    await thread.close();
+    if (keepsSpare) prepareSpareRealm();
+    throw error;
   });
   const realm: Realm = {
     exports,
-    settled: () => membrane.settled(),
+    settled: () => thread.membrane.settled(),
     async close() {
       open.delete(realm);
-      ended = true;
-      membrane.stop(new RealmStopped(REALM_MESSAGES.closed), false);
-      port1.close();
-      await worker.terminate();
+      await thread.close();
+      if (keepsSpare) prepareSpareRealm();
     },
   };
   open.add(realm);

@@ -8,6 +8,7 @@ import "../../provider/o200k.js";
 import { WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
 import { joinChannel } from "./channel.js";
+import { prepareSpareRealm } from "../../realm/host.js";
 
 // The lab's channel, and its key, before anything else can run here (see channel.ts).
 await joinChannel();
@@ -18,7 +19,9 @@ const orphaned = () => process.exit(0);
 process.once("disconnect", orphaned);
 
 // A spare waits for a save anyway: real round trips warm fetch (undici loads lazily) and the
-// paths a hidden test takes. A worker forked for a batch (self-check, grading) goes straight to work.
+// paths a hidden test takes, here and in the realm it starts for the learner's code. A worker
+// forked for a batch (self-check, grading) goes straight to work, its realm starting meanwhile.
 if (process.env[WARM_UP_ENV] === "1") await warmUp();
+else prepareSpareRealm();
 
 if (!process.connected) orphaned();
