@@ -51,6 +51,7 @@ export function describeExchange(x: Exchange): string {
   const head = `${time(new Date())}  ${x.method} ${x.path}`;
   const ms = `${x.ms.toFixed(1)} ms`;
   if (x.outcome === "dropped") return `${head}  connection dropped on purpose  ${ms}`;
+  if (x.outcome === "replayed") return `${head}  ${x.status} replayed exchange ${x.replayed}${x.stream ? " · stream" : ""}  ${ms}`;
   if (x.outcome === "count") return `${head}  200 count_tokens ${(x.response as { input_tokens: number }).input_tokens}  ${ms}`;
   if (x.outcome === "error") {
     const error = (x.response as { error?: { type: string; message: string } } | null)?.error;
@@ -58,7 +59,8 @@ export function describeExchange(x: Exchange): string {
     return `${head}  ${x.status} ${error?.type ?? "error"}${why}  ${ms}`;
   }
   const u = x.usage!;
-  const stop = (x.response as { stop_reason: string }).stop_reason;
+  const reply = x.response as { stop_reason?: string; choices?: Array<{ finish_reason: string }> };
+  const stop = reply.stop_reason ?? reply.choices?.[0]?.finish_reason;
   return `${head}  200 ${stop}  in ${u.input_tokens} · out ${u.output_tokens} · cache read ${u.cache_read_input_tokens} / write ${u.cache_creation_input_tokens}${x.stream ? " · stream" : ""}  ${ms}`;
 }
 
