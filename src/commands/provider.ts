@@ -16,6 +16,8 @@ export const PROVIDER_MESSAGES = {
     `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function, ` +
     'and its "options", if any, declared with integer(min, max), decimal(min, max) or flag().',
   stopped: "Stopped.",
+  pacing: (latency: number, perToken: number) =>
+    `Every answer: first token after ${latency} ms, then ${perToken} ms per token (latency=MS and perToken=MS in a path override them).`,
   internalError: (detail: string) => `The provider hit an error it did not expect and answered 500 api_error; it keeps serving.\n${detail}`,
 } as const;
 
@@ -70,8 +72,18 @@ export function describeExchange(x: Exchange): string {
  */
 export const PROVIDER_COMMAND_KEEP = { exchanges: 0 } as const;
 
+export interface ProviderFlags {
+  port?: number;
+  log?: string;
+  scenarios?: string;
+  latency?: number;
+  perToken?: number;
+}
+
 function listen(opts: {
   port: number;
+  latencyMs: number;
+  perTokenMs: number;
   cacheMinTokens: number;
   scenarios: Scenario[];
   onExchange: (x: Exchange) => void;
@@ -84,13 +96,15 @@ function listen(opts: {
 }
 
 /** `lab provider`: serves until Ctrl-C (or `signal` aborts), then closes cleanly. */
-export async function providerCommand(opts: { port?: number; log?: string; scenarios?: string }, io: Io, signal?: AbortSignal): Promise<number> {
+export async function providerCommand(opts: ProviderFlags, io: Io, signal?: AbortSignal): Promise<number> {
   const { config } = await loadConfig(io.cwd);
   const extra = opts.scenarios ? await loadScenarioFile(resolve(io.cwd, opts.scenarios)) : [];
   const logFile = opts.log ? resolve(io.cwd, opts.log) : null;
   const provider: Provider = await listen({
     port: opts.port ?? config.provider.port,
     cacheMinTokens: config.provider.cacheMinTokens,
+    latencyMs: opts.latency ?? 0,
+    perTokenMs: opts.perToken ?? 0,
     scenarios: extra,
     onExchange(x) {
       writeLine(io.stdout, describeExchange(x));
@@ -102,6 +116,7 @@ export async function providerCommand(opts: { port?: number; log?: string; scena
   });
 
   writeLine(io.stdout, `Scripted provider listening on ${provider.origin}`);
+  if (opts.latency || opts.perToken) writeLine(io.stdout, PROVIDER_MESSAGES.pacing(opts.latency ?? 0, opts.perToken ?? 0));
   writeLine(io.stdout, `Point an SDK client at ${provider.origin}/s/<scenario>, for example:`);
   writeLine(io.stdout, `  new Anthropic({ baseURL: "${provider.url("weather")}", apiKey: "lab" })`);
   writeLine(io.stdout);
