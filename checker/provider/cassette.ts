@@ -152,6 +152,13 @@ export class Cassette {
     };
   }
 
+  /** A refusal (a 4xx) recorded for this very request, if the upstream refused it too. */
+  recordedRefusal(path: string, body: unknown): { exchange: RecordedExchange; index: number } | null {
+    const key = Cassette.key(parseRoute(path).endpoint, body);
+    const index = this.keys.findIndex((k, i) => k === key && this.exchanges[i]!.status >= 400 && this.exchanges[i]!.status < 500);
+    return index < 0 ? null : { exchange: this.exchanges[index]!, index };
+  }
+
   /** Forgets which recordings were served, so that a replay starts over. */
   rewind(): void {
     this.served.clear();

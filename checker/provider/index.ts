@@ -142,6 +142,7 @@ export { ApiError } from "./errors.js";
 export { Cassette, CassetteError, CASSETTE_MESSAGES, type RecordedExchange } from "./cassette.js";
 export { CHAT_MESSAGES } from "./chat/request.js";
 export { PACING_OPTIONS } from "./pacing.js";
+export { RECORDER_MESSAGES, SHORTEST_SECRET, startRecorder, upstreamUrl, type Recorder, type RecorderOptions } from "./recorder.js";
 export { MODELS, MODEL_MESSAGES, type ModelSpec } from "./models.js";
 export type { OptionSpec } from "./scenarios/types.js";
 export { MESSAGES as VALIDATION_MESSAGES } from "./validate.js";

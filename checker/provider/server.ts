@@ -10,7 +10,7 @@ import { PACING_OPTIONS, splitPacing, type Pacing } from "./pacing.js";
 import { RecordWindow, type RecordLimits } from "./records.js";
 import { buildMessage } from "./reply.js";
 import { messageOf, runScenario, SCENARIO_MESSAGES } from "./reply-check.js";
-import { replayAnswer } from "./replay.js";
+import { replayAnswer, replayRefusal } from "./replay.js";
 import { parseRoute } from "./route.js";
 import { optionProblem } from "./scenarios/options.js";
 import { buildContext } from "./scenarios/transcript.js";
@@ -240,6 +240,7 @@ export class ProviderHandler {
       }
       return await this.answer(scenario!, { wire, parsed, prompt, pacing, scenarioOptions, raw, record, req, res, headers, finish });
     } catch (err) {
+      if (err instanceof ApiError && this.options.cassette && err.status < 500 && replayRefusal(this.options.cassette, record, res)) return finish();
       if (err instanceof ApiError) return fail(err);
       this.report(err);
       return fail(new ApiError(500, SERVER_MESSAGES.internal(messageOf(err))));

@@ -178,13 +178,20 @@ Example:
 
   program
     .command("provider")
-    .description("run the scripted Anthropic Messages API for your own harness")
+    .description("run the scripted Anthropic Messages API (and chat completions) for your own harness, or record and replay a real one")
     .addOption(new Option("--port <port>", "port to listen on (0 picks a free one)").argParser(parsePort))
     .option("--log <file>", "append every request and response to a JSONL file")
     .option("--scenarios <file>", "load extra scenarios from a .ts or .js file")
     .addOption(new Option("--latency <ms>", "time to the first token of every answer (a path's latency=MS wins)").argParser(parseMilliseconds))
     .addOption(new Option("--per-token <ms>", "time between output tokens, streamed or not (a path's perToken=MS wins)").argParser(parseMilliseconds))
-    .addHelpText("after", "\nExample:\n  $ lab provider --port 4010 --log requests.jsonl --latency 300\n")
+    .option("--record <upstream>", "forward every request to this base URL and write each exchange to --out")
+    .option("--out <file>", "the cassette --record appends to (JSONL, without keys)")
+    .option("--replay <file>", "answer from a cassette instead of the scenarios, matching each request on what it says")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ lab provider --port 4010 --log requests.jsonl --latency 300\n" +
+        "  $ lab provider --record https://api.anthropic.com --out cassette.jsonl\n  $ lab provider --replay cassette.jsonl\n",
+    )
     .action(async (opts: ProviderFlags) => {
       const { providerCommand } = await import("../commands/provider.js");
       outcome.code = await providerCommand(opts, io);
