@@ -275,3 +275,26 @@ test("an upstream nobody answers at is a 502 in the API's shape naming it, not a
     await recorder.close();
   }
 });
+
+test("equal requests get their recordings in turn: a recorded 429 replays before its 200, and the SDK's retry rides it out again", async () => {
+  const faultsFile = join(dir, "faults.jsonl");
+  const recorder = await startRecorder({ upstream: upstream.url("rate-limited", { faults: 1, retryAfterMs: 1 }), out: faultsFile });
+  const ask = (baseURL: string) =>
+    new Anthropic({ baseURL, apiKey: KEY, maxRetries: 1 }).messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: "again" }] });
+  let first: Anthropic.Message;
+  try {
+    first = await ask(recorder.origin);
+  } finally {
+    await recorder.close();
+  }
+  const faulty = await startProvider({ cassette: Cassette.read(faultsFile) });
+  try {
+    expect(await ask(faulty.origin)).toEqual(first);
+    expect(faulty.requests.map((r) => [r.status, r.replayed])).toEqual([
+      [429, 1],
+      [200, 2],
+    ]);
+  } finally {
+    await faulty.close();
+  }
+});

@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
@@ -61,6 +62,18 @@ describe("lab provider", () => {
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
     expect(run.out().trimEnd().endsWith(PROVIDER_MESSAGES.stopped)).toBe(true);
+  });
+
+  test("serves the openai SDK on /v1/chat/completions and prints its line with the finish reason", async () => {
+    const run = lab(["provider", "--port", "0"]);
+    const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await run.waitFor(/new OpenAI\(\{ baseURL: "http:\/\/127\.0\.0\.1:\d+\/s\/weather\/v1"/);
+    const client = new OpenAI({ baseURL: `${origin}/s/echo/v1`, apiKey: "lab", maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: "claude-haiku-4-5", messages: [{ role: "user", content: "hi" }] });
+    expect(reply.choices[0]!.message.content).toBe("You said: hi");
+    await run.waitFor(/POST \/s\/echo\/v1\/chat\/completions {2}200 stop {2}in \d+ · out \d+/);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
   });
 
   test("a port in use is one sentence and exit code 1, not a stack trace", async () => {
