@@ -61,10 +61,10 @@ describe("the openai SDK on /v1/chat/completions", () => {
     expect(prompts).toEqual([...prompts].sort((a, b) => a - b));
   });
 
-  test("streams a reply in chunks that add up to the non-streamed completion, with include_usage's last chunk", async () => {
+  test("streams the weather reply in chunks that add up to the non-streamed completion: three parallel calls, then include_usage's last chunk", async () => {
     const p = provider();
-    const client = openai(p, "capital-weather");
-    const params = { model: MODEL, messages: [{ role: "user" as const, content: "What is the weather in the capital of Peru?" }], tools: [WEATHER_TOOL] };
+    const client = openai(p, "weather");
+    const params = { model: MODEL, messages: [{ role: "user" as const, content: "Weather in Paris, Tokyo and Lima?" }], tools: [WEATHER_TOOL] };
     const whole = await client.chat.completions.create(params);
     const stream = client.chat.completions.stream({ ...params, stream: true, stream_options: { include_usage: true } });
     const chunks: OpenAI.ChatCompletionChunk[] = [];
@@ -76,9 +76,17 @@ describe("the openai SDK on /v1/chat/completions", () => {
     expect(chunks.at(-1)!.choices).toEqual([]);
     expect(chunks.at(-1)!.usage).toEqual(whole.usage);
     expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
-    expect(streamed.choices[0]!.finish_reason).toBe(whole.choices[0]!.finish_reason);
+    // Each call's arguments arrive in several pieces, told apart by the call's index.
+    const pieces = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).filter((t) => t.function?.arguments);
+    expect(new Set(pieces.map((t) => t.index))).toEqual(new Set([0, 1, 2]));
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(streamed.choices[0]!.finish_reason).toBe("tool_calls");
     expect(streamed.choices[0]!.message.tool_calls).toEqual(whole.choices[0]!.message.tool_calls);
-    expect(streamed.choices[0]!.message.tool_calls![0]!.function).toEqual({ name: "get_capital", arguments: '{"country":"Peru"}' });
+    expect(streamed.choices[0]!.message.tool_calls!.map((c) => (c.type === "function" ? JSON.parse(c.function.arguments) : null))).toEqual([
+      { city: "Paris", day: "today" },
+      { city: "Tokyo", day: "today" },
+      { city: "Lima", day: "today" },
+    ]);
   });
 
   test("a tool message that answers no call is refused with that API's 400, its error body and its request id", async () => {
