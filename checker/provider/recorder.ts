@@ -47,6 +47,8 @@ export interface RecorderOptions {
   host?: string;
   /** Told of each exchange as it is written (already without secrets). */
   onRecord?: (exchange: RecordedExchange) => void;
+  /** Told when an exchange could not be appended to the cassette. */
+  onWriteError?: (err: unknown) => void;
 }
 
 export interface Recorder {
@@ -126,6 +128,8 @@ function recordedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const base = upstreamUrl(options.upstream);
+  // A cassette that cannot be written is said at start, not after the first exchange.
+  appendFileSync(options.out, "");
   const prefix = base.pathname.replace(/\/+$/, "");
   const send = base.protocol === "https:" ? httpsRequest : httpRequest;
   // Credentials in the upstream URL itself are neither shown nor written.
@@ -182,8 +186,13 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
             ms: Math.round(performance.now() - started),
           };
           const line = redact(JSON.stringify(exchange), secrets);
-          appendFileSync(options.out, `${line}\n`);
-          options.onRecord?.(JSON.parse(line) as RecordedExchange);
+          try {
+            appendFileSync(options.out, `${line}\n`);
+            options.onRecord?.(JSON.parse(line) as RecordedExchange);
+          } catch (err) {
+            // The client has its answer already; a full disk loses the recording, not the recorder.
+            options.onWriteError?.(err);
+          }
         });
         answer.on("error", () => res.destroy());
       },

@@ -9,6 +9,8 @@ export const RECORD_MESSAGES = {
     `Recording on ${origin}: each request goes to ${upstream}, its answer comes back unchanged, and the exchange is appended to ${file}.`,
   noSecrets: `No request header is written, and the key a client sends is cut out of everything that is (values under ${SHORTEST_SECRET} characters, like "lab", are no secret).`,
   pointAt: (origin: string) => `Point the SDK at ${origin} (the OpenAI SDK at ${origin}/v1); replay with lab provider --replay FILE.`,
+  unwritable: (file: string, why: string) => `The cassette ${file} cannot be written (${why}).`,
+  lost: (file: string, why: string) => `An exchange could not be appended to ${file} (${why}); the client still got its answer.`,
   recorded: (x: RecordedExchange) => `${x.method} ${x.path}  ${x.status} recorded${x.chunks ? ` · stream of ${x.chunks.length} chunks` : ""}  ${x.ms} ms`,
 } as const;
 
@@ -22,7 +24,17 @@ export async function startRecording(opts: { upstream: string; out: string; port
     throw new UsageError(RECORDER_MESSAGES.badUpstream(opts.upstream));
   }
   const out = resolve(io.cwd, opts.out);
-  const recorder = await startRecorder({ upstream: opts.upstream, out, port: opts.port, onRecord: (x) => writeLine(io.stdout, RECORD_MESSAGES.recorded(x)) });
+  const why = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  const recorder = await startRecorder({
+    upstream: opts.upstream,
+    out,
+    port: opts.port,
+    onRecord: (x) => writeLine(io.stdout, RECORD_MESSAGES.recorded(x)),
+    onWriteError: (err) => writeLine(io.stderr, RECORD_MESSAGES.lost(opts.out, why(err))),
+  }).catch((err: NodeJS.ErrnoException) => {
+    if (err.syscall === "open") throw new UsageError(RECORD_MESSAGES.unwritable(opts.out, why(err)));
+    throw err;
+  });
   writeLine(io.stdout, RECORD_MESSAGES.recording(recorder.origin, shown, opts.out));
   writeLine(io.stdout, RECORD_MESSAGES.noSecrets);
   writeLine(io.stdout, RECORD_MESSAGES.pointAt(recorder.origin));

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { CASSETTE_MESSAGES, RECORDER_MESSAGES } from "../../../checker/provider/index.js";
 import { PROVIDER_MESSAGES } from "../../../src/commands/provider.js";
+import { RECORD_MESSAGES } from "../../../src/commands/provider-record.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { until } from "../../support/until.js";
 
@@ -190,6 +191,7 @@ describe("lab provider", () => {
     [["--record", "http://127.0.0.1:1", "--out", "c.jsonl", "--latency", "100"], PROVIDER_MESSAGES.notWith("--record", "--latency")],
     [["--replay", "c.jsonl", "--scenarios", "mine.ts"], PROVIDER_MESSAGES.notWith("--replay", "--scenarios")],
     [["--replay", "missing.jsonl"], CASSETTE_MESSAGES.unreadable("missing.jsonl", "ENOENT")],
+    [["--record", "http://127.0.0.1:1", "--out", "no/such/folder/c.jsonl"], RECORD_MESSAGES.unwritable("no/such/folder/c.jsonl", "ENOENT")],
   ])("lab provider %j is one sentence and exit 2", async (args, sentence) => {
     const run = lab(["provider", "--port", "0", ...args]);
     expect(await run.exited).toBe(2);
