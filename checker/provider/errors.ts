@@ -25,12 +25,17 @@ export class ApiError extends Error {
   readonly status: number;
   readonly type: ApiErrorType;
   readonly headers: Record<string, string>;
+  /** What the chat-completions wire adds to its error body: the field at fault and a machine-readable code. */
+  readonly param: string | null;
+  readonly code: string | null;
 
-  constructor(status: number, message: string, opts: { type?: ApiErrorType; headers?: Record<string, string> } = {}) {
+  constructor(status: number, message: string, opts: { type?: ApiErrorType; headers?: Record<string, string>; param?: string; code?: string } = {}) {
     super(message);
     this.status = status;
     this.type = opts.type ?? typeForStatus(status);
     this.headers = opts.headers ?? {};
+    this.param = opts.param ?? null;
+    this.code = opts.code ?? null;
   }
 
   body(requestId: string): ErrorBody {

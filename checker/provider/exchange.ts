@@ -1,6 +1,9 @@
 /** What the provider records of each request. */
+import type { ChatCompletion } from "./chat/reply.js";
 import type { ErrorBody } from "./errors.js";
 import type { ResponseMessage, Usage } from "./reply.js";
+import type { Endpoint } from "./route.js";
+import type { ChatErrorBody } from "./wires.js";
 
 /** One request and what the provider did with it. */
 export interface Exchange {
@@ -11,7 +14,7 @@ export interface Exchange {
   ms: number;
   method: string;
   path: string;
-  endpoint: "messages" | "count_tokens" | "unknown";
+  endpoint: Endpoint;
   scenario: string | null;
   options: Record<string, string>;
   apiKey: string | null;
@@ -21,8 +24,12 @@ export interface Exchange {
   body: unknown;
   /** 0 when the connection was dropped on purpose. */
   status: number;
-  outcome: "message" | "count" | "error" | "dropped";
-  response: ResponseMessage | ErrorBody | { input_tokens: number } | null;
+  /** "replayed": answered from a cassette, `response` being the recorded body (null for a stream). */
+  outcome: "message" | "count" | "error" | "dropped" | "replayed";
+  /** What was sent, in the wire's shape (a streamed reply as the message it spelled out). */
+  response: ResponseMessage | ErrorBody | { input_tokens: number } | ChatCompletion | ChatErrorBody | null;
   usage: Usage | null;
   attempt: number;
+  /** On a replay, which of the cassette's exchanges answered (1 for the first). */
+  replayed?: number;
 }

@@ -6,6 +6,8 @@ import { MODELS, type ModelSpec } from "./models.js";
 import { DEFAULT_RECORD_LIMITS, type RecordLimits } from "./records.js";
 import { BUILT_IN_SCENARIOS } from "./scenarios/index.js";
 import type { Scenario } from "./scenarios/types.js";
+import type { Cassette } from "./cassette.js";
+import { realSleep } from "./pacing.js";
 import { DEFAULT_MAX_CONTEXT_TOKENS, ProviderHandler, type Exchange } from "./server.js";
 
 export interface ProviderOptions {
@@ -14,8 +16,14 @@ export interface ProviderOptions {
   host?: string;
   /** Clock for cache expiry, in milliseconds. */
   now?: () => number;
-  /** Delay added before every answer, in milliseconds. */
+  /** Time to the first token of every answer, in ms (a path's latency=MS overrides it). */
   latencyMs?: number;
+  /** Time between output tokens, in ms: a stream is paced by it, a whole reply waits for all of them (a path's perToken=MS overrides it). */
+  perTokenMs?: number;
+  /** How the provider waits for latency and pacing; tests pass one that need not wait for real. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Answer from this cassette (recorded by `startRecorder`) instead of the scenarios. */
+  cassette?: Cassette;
   /** Minimum cacheable prefix in tokens: one number, or per model (with an optional "default"). */
   cacheMinTokens?: number | Record<string, number>;
   maxContextTokens?: number;
@@ -38,7 +46,7 @@ export interface Provider {
   readonly port: number;
   /** http://127.0.0.1:PORT */
   readonly origin: string;
-  /** Base URL for an SDK client: http://127.0.0.1:PORT/s/NAME[/key=value…] */
+  /** Base URL for an SDK client: http://127.0.0.1:PORT/s/NAME[/key=value…] (the OpenAI SDK's is this plus /v1) */
   url(scenario?: string, options?: Record<string, string | number | boolean>): string;
   /** The exchanges so far, in arrival order (the newest, within the `keep` window). */
   readonly requests: readonly Exchange[];
@@ -57,15 +65,22 @@ function logInternalError(err: unknown): void {
   process.stderr.write(`scripted provider: answered 500 to an error it did not expect: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
 }
 
+/** A replay serves every model its recordings name, with no output ceiling of its own. */
+function cassetteModels(cassette: Cassette | undefined): Record<string, ModelSpec> {
+  return Object.fromEntries((cassette?.models() ?? []).map((name) => [name, { maxOutputTokens: Number.MAX_SAFE_INTEGER }]));
+}
+
 export async function startProvider(options: ProviderOptions = {}): Promise<Provider> {
   const handler = new ProviderHandler({
     now: options.now ?? Date.now,
-    latencyMs: options.latencyMs ?? 0,
+    pacing: { latencyMs: options.latencyMs ?? 0, perTokenMs: options.perTokenMs ?? 0 },
+    sleep: options.sleep ?? realSleep,
+    ...(options.cassette ? { cassette: options.cassette } : {}),
     cacheMinTokens: options.cacheMinTokens ?? 1024,
     maxContextTokens: options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     scenarios: [...BUILT_IN_SCENARIOS, ...(options.scenarios ?? [])],
-    models: { ...MODELS, ...options.models },
+    models: { ...MODELS, ...cassetteModels(options.cassette), ...options.models },
     keep: { ...DEFAULT_RECORD_LIMITS, ...options.keep },
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     onInternalError: options.onInternalError ?? logInternalError,
@@ -124,6 +139,10 @@ export type { Scenario, ScenarioContext, ScenarioReply } from "./scenarios/types
 export { BUILT_IN_SCENARIOS, PLANTED_DOCUMENT, WEATHER_CITIES } from "./scenarios/index.js";
 export * as scenarioHelpers from "./scenarios/helpers.js";
 export { ApiError } from "./errors.js";
+export { Cassette, CassetteError, CASSETTE_MESSAGES, type RecordedExchange } from "./cassette.js";
+export { CHAT_MESSAGES } from "./chat/request.js";
+export { PACING_OPTIONS } from "./pacing.js";
+export { RECORDER_MESSAGES, SHORTEST_SECRET, startRecorder, upstreamUrl, type Recorder, type RecorderOptions } from "./recorder.js";
 export { MODELS, MODEL_MESSAGES, type ModelSpec } from "./models.js";
 export type { OptionSpec } from "./scenarios/types.js";
 export { MESSAGES as VALIDATION_MESSAGES } from "./validate.js";

@@ -1,9 +1,11 @@
-/** Reading a request path: /v1/messages[/count_tokens], optionally under /s/NAME/key=value/… */
+/** Reading a request path: /v1/messages[/count_tokens] or /v1/chat/completions, optionally under /s/NAME/key=value/… */
 
 export const DEFAULT_SCENARIO = "echo";
 
+export type Endpoint = "messages" | "count_tokens" | "chat_completions" | "unknown";
+
 export interface Route {
-  endpoint: "messages" | "count_tokens" | "unknown";
+  endpoint: Endpoint;
   scenario: string | null;
   options: Record<string, string>;
   /** Why the path cannot be read, when it has the right shape but broken parts. */
@@ -21,7 +23,7 @@ export const ROUTE_MESSAGES = {
   repeatedOption: (name: string) => `The option "${name}" is given twice in the path.`,
 } as const;
 
-const ROUTE = /^(?:\/s\/([^/]+)((?:\/[^/=]+=[^/]*)*))?\/v1\/messages(\/count_tokens)?\/?$/;
+const ROUTE = /^(?:\/s\/([^/]+)((?:\/[^/=]+=[^/]*)*))?\/v1\/(?:messages(\/count_tokens)?|(chat\/completions))\/?$/;
 
 class BrokenPath extends Error {}
 
@@ -38,7 +40,7 @@ export function parseRoute(rawPath: string): Route {
   const path = rawPath.split("?")[0]!;
   const match = ROUTE.exec(path);
   if (!match) return { endpoint: "unknown", scenario: null, options: {}, problem: null };
-  const endpoint = match[3] ? "count_tokens" : "messages";
+  const endpoint = match[4] ? "chat_completions" : match[3] ? "count_tokens" : "messages";
   const options: Record<string, string> = {};
   try {
     const scenario = match[1] ? decode(match[1], match[1]) : DEFAULT_SCENARIO;

@@ -1,34 +1,36 @@
-/** The scripted provider's HTTP handling: routing, auth, validation, scenarios, recording. */
+/** The scripted provider's HTTP handling: routing, auth, validation, scenarios or a cassette, recording. */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, invalid } from "./errors.js";
 import { readBody, sendJson, sendTruncatedJson } from "./http-io.js";
-import { requestId as newRequestId } from "./ids.js";
 import { cacheSalts, PromptCache, type CacheUsage } from "./prompt-cache.js";
 import { BoundedCounter } from "./bounded-counter.js";
 import { checkMaxTokens, resolveModel, type ModelSpec } from "./models.js";
+import { PACING_OPTIONS, splitPacing, type Pacing } from "./pacing.js";
 import { RecordWindow, type RecordLimits } from "./records.js";
 import { buildMessage } from "./reply.js";
 import { messageOf, runScenario, SCENARIO_MESSAGES } from "./reply-check.js";
-import { parseRoute, type Route } from "./route.js";
+import { replayAnswer, replayRefusal } from "./replay.js";
+import { parseRoute } from "./route.js";
 import { optionProblem } from "./scenarios/options.js";
 import { buildContext } from "./scenarios/transcript.js";
 import type { Scenario } from "./scenarios/types.js";
-import { writeStream } from "./sse.js";
+import { writeFrames } from "./sse.js";
 import { countSegmentsFairly } from "./fair-count.js";
-import { renderPrompt } from "./tokens.js";
-import { MAX_DEPTH, MESSAGES, nestsDeeperThan, validateMessagesRequest } from "./validate.js";
+import { renderPrompt, type Segment } from "./tokens.js";
+import { MAX_DEPTH, MESSAGES, nestsDeeperThan } from "./validate.js";
 import type { MessagesRequest } from "./wire.js";
 import type { Exchange } from "./exchange.js";
+import type { Cassette } from "./cassette.js";
 import { apiKeyOf, breakpointsOf } from "./request-parts.js";
+import { WIRE_MESSAGES, wireFor, type ParsedRequest, type Wire } from "./wires.js";
 
 export { DEFAULT_SCENARIO } from "./route.js";
 export type { Exchange } from "./exchange.js";
 export const DEFAULT_MAX_CONTEXT_TOKENS = 200_000;
 
 export const SERVER_MESSAGES = {
-  missingKey: "x-api-key header is required",
-  missingVersion: "anthropic-version: header is required",
+  ...WIRE_MESSAGES,
   notFound: (method: string, path: string) => `Not found: ${method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`,
   unknownScenario: (name: string, known: string[]) =>
     `Unknown scenario ${JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name)}. Known scenarios: ${known.join(", ")}.`,
@@ -42,11 +44,15 @@ const ATTEMPT_FINGERPRINTS = 10_000;
 
 export interface HandlerOptions {
   now: () => number;
-  latencyMs: number;
+  /** The pacing of every answer unless the path asks for another (latency=, perToken=). */
+  pacing: Pacing;
+  sleep: (ms: number) => Promise<void>;
   cacheMinTokens: number | Record<string, number>;
   maxContextTokens: number;
   maxBodyBytes: number;
   scenarios: Scenario[];
+  /** When set, answers come from this cassette instead of the scenarios. */
+  cassette?: Cassette;
   models: Readonly<Record<string, ModelSpec>>;
   keep: RecordLimits;
   onExchange?: (exchange: Exchange) => void;
@@ -86,18 +92,18 @@ export class ProviderHandler {
   }
 
   /** Counts how often this exact request (scenario, options, key, body) has arrived. */
-  private nextAttempt(route: Route, apiKey: string, raw: string): number {
+  private nextAttempt(scenario: string, options: Record<string, string>, apiKey: string, raw: string): number {
     const fingerprint = createHash("sha256")
-      .update(`${route.scenario}\u0000${JSON.stringify(route.options)}\u0000${apiKey}\u0000`)
+      .update(`${scenario}\u0000${JSON.stringify(options)}\u0000${apiKey}\u0000`)
       .update(raw)
       .digest("base64");
     return this.attempts.next(fingerprint);
   }
 
-  private async countPrompt(request: MessagesRequest) {
+  private async countPrompt(request: MessagesRequest, wire: Wire): Promise<CountedPrompt> {
     const segments = renderPrompt(request);
     const { counts, total, complete } = await countSegmentsFairly(segments, this.options.maxContextTokens);
-    if (!complete || total > this.options.maxContextTokens) throw new ApiError(400, MESSAGES.promptTooLong(total, this.options.maxContextTokens));
+    if (!complete || total > this.options.maxContextTokens) throw wire.promptTooLong(total, this.options.maxContextTokens);
     return { segments, counts, total };
   }
 
@@ -114,17 +120,17 @@ export class ProviderHandler {
     try {
       await this.serve(req, res);
     } catch (err) {
-      this.lastResort(res, err);
+      this.lastResort(res, err, wireFor(parseRoute(req.url ?? "/").endpoint));
     }
   }
 
   /** For a throw nothing else caught: a 500 api_error if the head is not out yet, else the socket is cut. */
-  lastResort(res: ServerResponse, err: unknown): void {
+  lastResort(res: ServerResponse, err: unknown, wire: Wire): void {
     this.report(err);
     try {
       if (res.headersSent) throw new Error("head already sent");
-      const requestId = newRequestId();
-      sendJson(res, 500, new ApiError(500, SERVER_MESSAGES.internal(messageOf(err))).body(requestId), { "request-id": requestId });
+      const requestId = wire.newRequestId();
+      sendJson(res, 500, wire.errorBody(new ApiError(500, SERVER_MESSAGES.internal(messageOf(err))), requestId), { [wire.requestIdHeader]: requestId });
     } catch {
       res.destroy();
     }
@@ -132,8 +138,10 @@ export class ProviderHandler {
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const requestId = newRequestId();
     const route = parseRoute(req.url ?? "/");
+    const wire = wireFor(route.endpoint);
+    const requestId = wire.newRequestId();
+    const { pacing, rest: scenarioOptions } = splitPacing(route.options, this.options.pacing);
     const record: Exchange = {
       seq: ++this.seq,
       at: this.options.now(),
@@ -141,7 +149,7 @@ export class ProviderHandler {
       method: req.method ?? "GET",
       path: req.url ?? "/",
       endpoint: route.endpoint,
-      scenario: route.endpoint === "unknown" ? null : route.scenario,
+      scenario: route.endpoint === "unknown" || this.options.cassette ? null : route.scenario,
       options: route.options,
       apiKey: apiKeyOf(req),
       requestId,
@@ -153,7 +161,7 @@ export class ProviderHandler {
       usage: null,
       attempt: 0,
     };
-    const headers = { "request-id": requestId };
+    const headers = { [wire.requestIdHeader]: requestId };
     let size = 0;
     const finish = () => {
       record.ms = performance.now() - started;
@@ -167,7 +175,7 @@ export class ProviderHandler {
     const fail = (error: ApiError) => {
       record.status = error.status;
       record.outcome = "error";
-      record.response = error.body(requestId);
+      record.response = wire.errorBody(error, requestId) as Exchange["response"];
       sendJson(res, error.status, record.response, { ...headers, ...error.headers });
       finish();
     };
@@ -184,87 +192,127 @@ export class ProviderHandler {
     // Who is asking is settled before what they sent, as on the real API.
     if (routed && !record.apiKey) {
       record.body = rawExcerpt();
-      return fail(new ApiError(401, SERVER_MESSAGES.missingKey));
+      return fail(wire.missingKey());
     }
     try {
       record.body = JSON.parse(raw);
     } catch (err) {
       record.body = rawExcerpt();
-      if (routed) return fail(new ApiError(400, MESSAGES.bodyNotJson(messageOf(err))));
+      if (routed) return fail(wire.bodyNotJson(messageOf(err)));
     }
     // Rendering and hashing recurse, and so may whoever reads the record: refuse such a body as text.
     if (routed && typeof record.body === "object" && record.body !== null && nestsDeeperThan(record.body, MAX_DEPTH)) {
       record.body = rawExcerpt();
       return fail(new ApiError(400, MESSAGES.bodyTooDeep));
     }
-    if (this.options.latencyMs > 0) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+    if (pacing.latencyMs > 0) await this.options.sleep(pacing.latencyMs);
 
     try {
       if (!routed) throw new ApiError(404, SERVER_MESSAGES.notFound(record.method, record.path));
-      if (!record.apiKey) throw new ApiError(401, SERVER_MESSAGES.missingKey);
-      if (!req.headers["anthropic-version"]) throw new ApiError(400, SERVER_MESSAGES.missingVersion);
+      if (!record.apiKey) throw wire.missingKey();
+      const headerProblem = wire.headerProblem(req);
+      if (headerProblem) throw headerProblem;
       if (route.problem) throw invalid(route.problem);
-      const scenario = this.scenarios.get(route.scenario!);
-      if (!scenario) throw new ApiError(404, SERVER_MESSAGES.unknownScenario(route.scenario!, [...this.scenarios.keys()]));
-      const badOption = optionProblem(scenario, route.options);
+      const cassette = this.options.cassette;
+      const scenario = cassette ? null : this.scenarios.get(route.scenario!);
+      if (!cassette && !scenario) throw new ApiError(404, SERVER_MESSAGES.unknownScenario(route.scenario!, [...this.scenarios.keys()]));
+      const badOption = optionProblem(scenario ?? { name: cassette!.name }, route.options, PACING_OPTIONS);
       if (badOption) throw invalid(badOption);
-      const request = validateMessagesRequest(record.body, { countOnly: route.endpoint === "count_tokens" });
-      record.stream = request.stream === true;
+      const parsed = wire.parse(record.body, this.options.models, route.endpoint === "count_tokens");
+      const { request } = parsed;
+      record.stream = parsed.stream;
       const model = resolveModel(this.options.models, request.model);
 
-      if (route.endpoint === "count_tokens") {
-        const { total } = await this.countPrompt(request);
+      const counting = route.endpoint === "count_tokens";
+      if (!counting) checkMaxTokens(model, request.model, request.max_tokens);
+      const prompt = await this.countPrompt(request, wire);
+      if (counting && !cassette) {
         record.status = 200;
         record.outcome = "count";
-        record.response = { input_tokens: total };
+        record.response = { input_tokens: prompt.total };
         sendJson(res, 200, record.response, headers);
         return finish();
       }
-
-      checkMaxTokens(model, request.model, request.max_tokens);
-      const prompt = await this.countPrompt(request);
-      record.attempt = this.nextAttempt(route, record.apiKey, raw);
-      const reply = runScenario(scenario, buildContext(request, record.attempt, route.options));
-
-      if (reply.kind === "fault")
-        throw new ApiError(reply.status, reply.message, { ...(reply.type ? { type: reply.type } : {}), headers: reply.headers ?? {} });
-      if (reply.kind === "drop" && reply.when === "before-headers") {
-        record.outcome = "dropped";
-        req.socket.destroy();
+      if (cassette) {
+        const missing = replayAnswer(cassette, record, res);
+        if (missing) throw missing;
         return finish();
       }
-
-      const usage: CacheUsage = this.cache.apply(
-        record.apiKey,
-        request.model,
-        prompt.segments,
-        prompt.counts,
-        breakpointsOf(request, prompt.segments),
-        cacheSalts(request),
-      );
-      const seed = createHash("sha256").update(JSON.stringify(request.messages)).digest("hex");
-      const message = await buildMessage(
-        reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] },
-        request,
-        usage,
-        seed,
-      );
-      record.usage = message.usage;
-      record.response = message;
-      record.status = 200;
-      record.outcome = reply.kind === "drop" ? "dropped" : "message";
-      if (reply.kind === "drop") {
-        if (record.stream) await writeStream(res, message, headers, 4);
-        else sendTruncatedJson(res, message, headers);
-        return finish();
-      }
-      if (record.stream) await writeStream(res, message, headers);
-      else sendJson(res, 200, message, headers);
-      return finish();
+      return await this.answer(scenario!, { wire, parsed, prompt, pacing, scenarioOptions, raw, record, req, res, headers, finish });
     } catch (err) {
+      if (err instanceof ApiError && this.options.cassette && err.status < 500 && replayRefusal(this.options.cassette, record, res)) return finish();
       if (err instanceof ApiError) return fail(err);
       this.report(err);
       return fail(new ApiError(500, SERVER_MESSAGES.internal(messageOf(err))));
     }
   }
+
+  /** Runs the scenario and sends its reply in the wire's shape, paced. */
+  private async answer(scenario: Scenario, x: Answering): Promise<void> {
+    const { wire, parsed, prompt, pacing, record, req, res, headers, finish } = x;
+    const { request } = parsed;
+    record.attempt = this.nextAttempt(scenario.name, x.scenarioOptions, record.apiKey!, x.raw);
+    const reply = runScenario(scenario, buildContext(request, record.attempt, x.scenarioOptions));
+
+    if (reply.kind === "fault") throw new ApiError(reply.status, reply.message, { ...(reply.type ? { type: reply.type } : {}), headers: reply.headers ?? {} });
+    if (reply.kind === "drop" && reply.when === "before-headers") {
+      record.outcome = "dropped";
+      req.socket.destroy();
+      return finish();
+    }
+
+    const usage: CacheUsage = this.cache.apply(
+      record.apiKey!,
+      request.model,
+      prompt.segments,
+      prompt.counts,
+      breakpointsOf(request, prompt.segments),
+      cacheSalts(request),
+    );
+    const seed = createHash("sha256").update(JSON.stringify(request.messages)).digest("hex");
+    const message = await buildMessage(
+      reply.kind === "message" ? reply : { content: [{ type: "text", text: "This reply is cut short." }] },
+      request,
+      usage,
+      seed,
+    );
+    const now = this.options.now();
+    record.usage = message.usage;
+    record.response = wire.body(message, now) as Exchange["response"];
+    record.status = 200;
+    record.outcome = reply.kind === "drop" ? "dropped" : "message";
+    const streamPacing = { outputTokens: message.usage.output_tokens, perTokenMs: pacing.perTokenMs, sleep: this.options.sleep };
+    if (reply.kind === "drop") {
+      if (record.stream) await writeFrames(res, wire.frames(message, now, parsed), headers, streamPacing, 4);
+      else sendTruncatedJson(res, record.response, headers);
+      return finish();
+    }
+    if (record.stream) await writeFrames(res, wire.frames(message, now, parsed), headers, streamPacing);
+    else {
+      const generating = message.usage.output_tokens * pacing.perTokenMs;
+      if (generating > 0) await this.options.sleep(generating);
+      sendJson(res, 200, record.response, headers);
+    }
+    return finish();
+  }
+}
+
+interface CountedPrompt {
+  segments: Segment[];
+  counts: number[];
+  total: number;
+}
+
+interface Answering {
+  wire: Wire;
+  parsed: ParsedRequest;
+  prompt: CountedPrompt;
+  pacing: Pacing;
+  scenarioOptions: Record<string, string>;
+  raw: string;
+  record: Exchange;
+  req: IncomingMessage;
+  res: ServerResponse;
+  headers: Record<string, string>;
+  finish: () => void;
 }

@@ -62,32 +62,67 @@ export function streamEvents(message: ResponseMessage): Event[] {
   return events;
 }
 
-/** Events written between two chances for other requests to run. */
+/** One server-sent event as written, and how many characters of the reply's content it carries. */
+export interface Frame {
+  data: string;
+  chars: number;
+}
+
+/** The Messages API's events for a message, each with the content characters its delta carries. */
+export function messageFrames(message: ResponseMessage): Frame[] {
+  return streamEvents(message).map((event) => {
+    const delta = event.type === "content_block_delta" ? (event["delta"] as { text?: string; partial_json?: string }) : null;
+    return { data: frame(event), chars: (delta?.text ?? delta?.partial_json ?? "").length };
+  });
+}
+
+/** How a stream is paced: the reply's output tokens arrive `perTokenMs` apart, shared over the frames by their characters. */
+export interface StreamPacing {
+  outputTokens: number;
+  perTokenMs: number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** Frames written between two chances for other requests to run. */
 const BATCH = 256;
 
-/** Sends the events (a long reply in batches, taking turns); with `dropAfter`, the socket is destroyed after that many. */
-export async function writeStream(res: ServerResponse, message: ResponseMessage, headers: Record<string, string>, dropAfter?: number): Promise<void> {
+/**
+ * Sends the frames as text/event-stream. Unpaced, a long reply goes in batches, taking turns;
+ * paced, each frame with content is followed by its share of the tokens' time. With
+ * `dropAfter`, the socket is destroyed after that many frames.
+ */
+export async function writeFrames(
+  res: ServerResponse,
+  frames: Frame[],
+  headers: Record<string, string>,
+  pacing: StreamPacing,
+  dropAfter?: number,
+): Promise<void> {
   res.writeHead(200, { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-  const events = streamEvents(message);
-  if (dropAfter === undefined) {
-    const turns = new Turns();
-    for (let i = 0; i < events.length; i += BATCH) {
-      if (res.destroyed) return;
-      res.write(
-        events
-          .slice(i, i + BATCH)
-          .map(frame)
-          .join(""),
-      );
-      await turns.take();
-    }
-    res.end();
+  if (dropAfter !== undefined) {
+    const sent = frames
+      .slice(0, Math.min(dropAfter, frames.length - 1))
+      .map((f) => f.data)
+      .join("");
+    // Cut only once the head and the first events are on the wire, or the client sees a drop before headers.
+    res.write(sent, () => res.socket?.destroy());
     return;
   }
-  const sent = events
-    .slice(0, Math.min(dropAfter, events.length - 1))
-    .map(frame)
-    .join("");
-  // Cut only once the head and the first events are on the wire, or the client sees a drop before headers.
-  res.write(sent, () => res.socket?.destroy());
+  const chars = frames.reduce((sum, f) => sum + f.chars, 0);
+  const msPerChar = chars > 0 ? (pacing.outputTokens * pacing.perTokenMs) / chars : 0;
+  const turns = new Turns();
+  let owed = 0;
+  for (let i = 0; i < frames.length; ) {
+    if (res.destroyed) return;
+    const batch = msPerChar > 0 ? frames.slice(i, i + 1) : frames.slice(i, i + BATCH);
+    res.write(batch.map((f) => f.data).join(""));
+    i += batch.length;
+    owed += batch[0]!.chars * msPerChar;
+    if (msPerChar === 0) await turns.take();
+    else if (owed >= 1) {
+      await pacing.sleep(owed);
+      owed = 0;
+    }
+  }
+  res.end();
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { packageRoot } from "../../checker/paths.js";
 import type { GradeFlags } from "../grade/options.js";
+import type { ProviderFlags } from "../commands/provider.js";
 import type { Io } from "../terminal/io.js";
 
 export interface Outcome {
@@ -31,6 +32,12 @@ export const labVersion = () => (JSON.parse(readFileSync(join(packageRoot(), "pa
 export function parseTier(value: string): number {
   if (value !== "1" && value !== "2" && value !== "3") throw new InvalidArgumentError("a tier is 1, 2 or 3.");
   return Number(value);
+}
+
+export function parseMilliseconds(value: string): number {
+  const ms = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || ms > 600_000) throw new InvalidArgumentError("a time is milliseconds from 0 to 600000.");
+  return ms;
 }
 
 export function parsePort(value: string): number {
@@ -171,12 +178,21 @@ Example:
 
   program
     .command("provider")
-    .description("run the scripted Anthropic Messages API for your own harness")
+    .description("run the scripted Anthropic Messages API (and chat completions) for your own harness, or record and replay a real one")
     .addOption(new Option("--port <port>", "port to listen on (0 picks a free one)").argParser(parsePort))
     .option("--log <file>", "append every request and response to a JSONL file")
     .option("--scenarios <file>", "load extra scenarios from a .ts or .js file")
-    .addHelpText("after", "\nExample:\n  $ lab provider --port 4010 --log requests.jsonl\n")
-    .action(async (opts: { port?: number; log?: string; scenarios?: string }) => {
+    .addOption(new Option("--latency <ms>", "time to the first token of every answer (a path's latency=MS wins)").argParser(parseMilliseconds))
+    .addOption(new Option("--per-token <ms>", "time between output tokens, streamed or not (a path's perToken=MS wins)").argParser(parseMilliseconds))
+    .option("--record <upstream>", "forward every request to this base URL and write each exchange to --out")
+    .option("--out <file>", "the cassette --record appends to (JSONL, without keys)")
+    .option("--replay <file>", "answer from a cassette instead of the scenarios, matching each request on what it says")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ lab provider --port 4010 --log requests.jsonl --latency 300\n" +
+        "  $ lab provider --record https://api.anthropic.com --out cassette.jsonl\n  $ lab provider --replay cassette.jsonl\n",
+    )
+    .action(async (opts: ProviderFlags) => {
       const { providerCommand } = await import("../commands/provider.js");
       outcome.code = await providerCommand(opts, io);
     });
@@ -195,8 +211,9 @@ Example:
     .command("trace <file>")
     .description("print a harness's JSONL trace (exercise 12) as a timeline per run")
     .option("--run <id>", "only the run with this id")
-    .addHelpText("after", "\nExample:\n  $ lab trace runs/trace.jsonl\n")
-    .action(async (file: string, opts: { run?: string }) => {
+    .option("--requests <log>", "the provider's log (lab provider --log) of the same runs: splits model calls from the harness")
+    .addHelpText("after", "\nExample:\n  $ lab trace runs/trace.jsonl --requests requests.jsonl\n")
+    .action(async (file: string, opts: { run?: string; requests?: string }) => {
       const { traceCommand } = await import("../commands/trace.js");
       outcome.code = await traceCommand(file, opts, io);
     });

@@ -1,11 +1,13 @@
 /**
- * `lab trace FILE`: a harness's JSONL trace (exercise 12) as one timeline per run id.
- * Lines that are not JSON are named on stderr; every other line is still shown.
+ * `lab trace FILE [--requests LOG]`: a harness's JSONL trace (exercise 12) as one timeline per
+ * run id, each closed by where its wall time went (with the provider's log, model calls apart
+ * from the harness). Lines that are not JSON are named on stderr; every other line is still shown.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
+import { describeWallTime, wallTime, type LoggedExchange } from "../trace/wall-time.js";
 
 export const TRACE_MESSAGES = {
   unreadable: (file: string, why: string) => `lab trace: ${file} could not be read (${why}).`,
@@ -13,6 +15,8 @@ export const TRACE_MESSAGES = {
   badLine: (n: number, why: string) => `lab trace: line ${n} is not a JSON object (${why}); it is left out.`,
   noRun: (id: string, ids: string[]) => `lab trace: no run ${id} in this file; its runs are ${ids.join(", ")}.`,
   noRunId: "(no run id)",
+  wallTime: "wall time",
+  badRequests: (file: string, n: number) => `lab trace: line ${n} of ${file} is not an exchange of lab provider --log; it is left out.`,
 } as const;
 
 type Event = Record<string, unknown> & { type?: unknown; runId?: unknown; at?: unknown };
@@ -76,7 +80,7 @@ export function readTrace(text: string, onBadLine: (n: number, why: string) => v
 }
 
 /** The timeline of every run in `events`, in order of first appearance. */
-export function formatTimeline(events: Event[], only?: string): string[] {
+export function formatTimeline(events: Event[], only?: string, exchanges: LoggedExchange[] | null = null): string[] {
   const runs = new Map<string, Event[]>();
   for (const e of events) {
     const id = typeof e.runId === "string" && e.runId !== "" ? e.runId : TRACE_MESSAGES.noRunId;
@@ -93,21 +97,45 @@ export function formatTimeline(events: Event[], only?: string): string[] {
       const clock = typeof e.at === "number" && start !== undefined ? `+${((e.at - start) / 1000).toFixed(3)}s` : "";
       out.push(...wrap(` ${clock.padStart(8)}  ${str(e.type).padEnd(LABEL)} `, describe(e)));
     }
+    const time = list.length > 1 ? wallTime(list, exchanges) : null;
+    if (time) out.push(...wrap(` ${"".padStart(8)}  ${TRACE_MESSAGES.wallTime.padEnd(LABEL)} `, describeWallTime(time)));
   }
   return out;
 }
 
-export async function traceCommand(file: string, opts: { run?: string }, io: Io): Promise<number> {
-  const path = resolve(io.cwd, file);
-  let text: string;
+/** The exchanges of a provider log (`lab provider --log`), each bad line named. */
+function readExchanges(file: string, io: Io): LoggedExchange[] {
+  const exchanges: LoggedExchange[] = [];
+  readText(file, io)
+    .split("\n")
+    .forEach((line, i) => {
+      if (line.trim() === "") return;
+      let x: Partial<LoggedExchange> | null = null;
+      try {
+        x = JSON.parse(line) as Partial<LoggedExchange>;
+      } catch {
+        x = null;
+      }
+      if (typeof x?.at === "number" && typeof x.ms === "number" && typeof x.status === "number") exchanges.push(x as LoggedExchange);
+      else writeLine(io.stderr, TRACE_MESSAGES.badRequests(file, i + 1));
+    });
+  return exchanges;
+}
+
+function readText(file: string, io: Io): string {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(resolve(io.cwd, file), "utf8");
   } catch (err) {
     throw new UserError(TRACE_MESSAGES.unreadable(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
   }
+}
+
+export async function traceCommand(file: string, opts: { run?: string; requests?: string }, io: Io): Promise<number> {
+  const text = readText(file, io);
+  const exchanges = opts.requests ? readExchanges(opts.requests, io) : null;
   let bad = 0;
   const events = readTrace(text, (n, why) => (bad++, writeLine(io.stderr, TRACE_MESSAGES.badLine(n, why))));
   if (events.length === 0) throw new UserError(TRACE_MESSAGES.empty(file));
-  for (const line of formatTimeline(events, opts.run)) writeLine(io.stdout, line);
+  for (const line of formatTimeline(events, opts.run, exchanges)) writeLine(io.stdout, line);
   return bad > 0 ? 1 : 0;
 }

@@ -26,13 +26,19 @@ const QUOTE = 100;
 const quote = (value: string) => JSON.stringify(value.length > QUOTE ? `${value.slice(0, QUOTE)}…` : value);
 
 export const OPTION_MESSAGES = {
-  unknown: (scenario: string, name: string, known: string[]) =>
-    `Unknown option ${quote(name)} for scenario "${scenario}". ` + (known.length ? `It takes: ${known.join(", ")}.` : "It takes no options."),
+  unknown: (scenario: string, name: string, known: string[], everywhere: string[] = []) =>
+    `Unknown option ${quote(name)} for scenario "${scenario}". ` +
+    (everywhere.length === 0
+      ? known.length
+        ? `It takes: ${known.join(", ")}.`
+        : "It takes no options."
+      : `${known.length ? `It takes: ${known.join(", ")}` : "It takes none of its own"}; every scenario also takes ${everywhere.join(" and ")}.`),
   invalid: (scenario: string, name: string, spec: OptionSpec, value: string) =>
     `Option "${name}" of scenario "${scenario}" must be ${expected(spec)}; got ${quote(value)}.`,
 } as const;
 
-function accepts(spec: OptionSpec, value: string): boolean {
+/** True when `value` is one this declaration accepts. */
+export function accepts(spec: OptionSpec, value: string): boolean {
   if (spec.type === "boolean") return TRUE.includes(value) || FALSE.includes(value);
   if (spec.type === "integers") {
     const items = value.split(",");
@@ -45,12 +51,16 @@ function accepts(spec: OptionSpec, value: string): boolean {
   return n >= spec.min && n <= spec.max;
 }
 
-/** The first problem with `options` for this scenario, as the sentence a 400 carries, or null. */
-export function optionProblem(scenario: Scenario, options: Record<string, string>): string | null {
-  const declared = scenario.options ?? {};
+/** The first problem with `options` for this scenario (which also takes the `everywhere` options), as the sentence a 400 carries, or null. */
+export function optionProblem(
+  scenario: Pick<Scenario, "name" | "options">,
+  options: Record<string, string>,
+  everywhere: Readonly<Record<string, OptionSpec>> = {},
+): string | null {
+  const declared = { ...everywhere, ...scenario.options };
   for (const [name, value] of Object.entries(options)) {
     const spec = Object.hasOwn(declared, name) ? declared[name] : undefined;
-    if (!spec) return OPTION_MESSAGES.unknown(scenario.name, name, Object.keys(declared));
+    if (!spec) return OPTION_MESSAGES.unknown(scenario.name, name, Object.keys(scenario.options ?? {}), Object.keys(everywhere));
     if (!accepts(spec, value)) return OPTION_MESSAGES.invalid(scenario.name, name, spec, value);
   }
   return null;

@@ -1,7 +1,6 @@
 /** Path options are declared by each scenario: unknown ones and values out of range are a 400 naming them. */
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_SCENARIOS } from "../../../checker/provider/index.js";
-import { OPTION_MESSAGES } from "../../../checker/provider/scenarios/index.js";
 import { ROUTE_MESSAGES } from "../../../checker/provider/route.js";
 import { ask, expectErrorResponse, post, useProvider } from "./support.js";
 
@@ -14,12 +13,16 @@ describe("unknown options", () => {
     expectErrorResponse(
       await send("/s/rate-limited/retryafter=7"),
       400,
-      'Unknown option "retryafter" for scenario "rate-limited". It takes: faults, retryAfter, retryAfterMs, shouldRetry.',
+      'Unknown option "retryafter" for scenario "rate-limited". It takes: faults, retryAfter, retryAfterMs, shouldRetry; every scenario also takes latency and perToken.',
     );
   });
 
   it("a scenario that declares no options refuses any", async () => {
-    expectErrorResponse(await send("/s/echo/flavour=plain"), 400, OPTION_MESSAGES.unknown("echo", "flavour", []));
+    expectErrorResponse(
+      await send("/s/echo/flavour=plain"),
+      400,
+      'Unknown option "flavour" for scenario "echo". It takes none of its own; every scenario also takes latency and perToken.',
+    );
   });
 
   it("an option name with odd characters, or given twice, is refused before the scenario is asked", async () => {

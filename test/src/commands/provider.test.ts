@@ -1,10 +1,13 @@
 import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { CASSETTE_MESSAGES, RECORDER_MESSAGES } from "../../../checker/provider/index.js";
 import { PROVIDER_MESSAGES } from "../../../src/commands/provider.js";
+import { RECORD_MESSAGES } from "../../../src/commands/provider-record.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { until } from "../../support/until.js";
 
@@ -33,8 +36,8 @@ const TOOLS: Anthropic.Tool[] = [
   { name: "get_weather", description: "Weather for a city", input_schema: { type: "object", properties: { city: { type: "string" } } } },
 ];
 
-async function weatherConversation(baseURL: string): Promise<string> {
-  const client = new Anthropic({ baseURL, apiKey: "lab", maxRetries: 0 });
+async function weatherConversation(baseURL: string, apiKey = "lab"): Promise<string> {
+  const client = new Anthropic({ baseURL, apiKey, maxRetries: 0 });
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather in Paris, Tokyo and Lima, today and tomorrow?" }];
   for (let turn = 0; turn < 10; turn++) {
     const reply = await client.messages.create({ model: "claude-opus-5", max_tokens: 1024, tools: TOOLS, messages });
@@ -60,6 +63,18 @@ describe("lab provider", () => {
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
     expect(run.out().trimEnd().endsWith(PROVIDER_MESSAGES.stopped)).toBe(true);
+  });
+
+  test("serves the openai SDK on /v1/chat/completions and prints its line with the finish reason", async () => {
+    const run = lab(["provider", "--port", "0"]);
+    const [, origin] = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await run.waitFor(/new OpenAI\(\{ baseURL: "http:\/\/127\.0\.0\.1:\d+\/s\/weather\/v1"/);
+    const client = new OpenAI({ baseURL: `${origin}/s/echo/v1`, apiKey: "lab", maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: "claude-haiku-4-5", messages: [{ role: "user", content: "hi" }] });
+    expect(reply.choices[0]!.message.content).toBe("You said: hi");
+    await run.waitFor(/POST \/s\/echo\/v1\/chat\/completions {2}200 stop {2}in \d+ · out \d+/);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
   });
 
   test("a port in use is one sentence and exit code 1, not a stack trace", async () => {
@@ -141,5 +156,55 @@ describe("lab provider", () => {
     const run = lab(["provider", "--port", "0", "--scenarios", "empty.ts"], cwd);
     expect(await run.exited).toBe(1);
     expect(run.err()).toBe(`${PROVIDER_MESSAGES.noScenarios(join(cwd, "empty.ts"))}\n`);
+  });
+
+  test("--record forwards to another provider and writes a cassette without the key; --replay serves it back", async () => {
+    const upstream = lab(["provider", "--port", "0"]);
+    const [, upstreamOrigin] = await upstream.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const cwd = tempDir("provider-cmd");
+    const recorder = lab(["provider", "--port", "0", "--record", `${upstreamOrigin}/s/weather`, "--out", "cassette.jsonl"], cwd);
+    const [, recorderOrigin] = await recorder.waitFor(/Recording on (http:\/\/127\.0\.0\.1:\d+)/);
+    const key = "sk-ant-cli-0123456789abcdef";
+    const answer = await weatherConversation(recorderOrigin!, key);
+    expect(answer).toContain("Lima: 14C, rain today, 14C, rain tomorrow.");
+    await recorder.waitFor(/(POST \/v1\/messages {2}200 recorded {2}\d+ ms\n[^]*){3}/);
+    recorder.child.kill("SIGINT");
+    expect(await recorder.exited).toBe(0);
+    const cassette = readFileSync(join(cwd, "cassette.jsonl"), "utf8");
+    expect(cassette.trim().split("\n")).toHaveLength(3);
+    expect(cassette.includes(key)).toBe(false);
+
+    const replay = lab(["provider", "--port", "0", "--replay", "cassette.jsonl"], cwd);
+    const [, replayOrigin] = await replay.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await replay.waitFor(new RegExp(PROVIDER_MESSAGES.replaying(3, "cassette.jsonl").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")));
+    expect(await weatherConversation(replayOrigin!, "any-other-key")).toBe(answer);
+    await replay.waitFor(/POST \/v1\/messages {2}200 replayed exchange 3 /);
+    replay.child.kill("SIGINT");
+    upstream.child.kill("SIGINT");
+    expect(await replay.exited).toBe(0);
+  });
+
+  test.each([
+    [["--record", "http://127.0.0.1:1"], PROVIDER_MESSAGES.onlyWith("--record", "--out")],
+    [["--out", "c.jsonl"], PROVIDER_MESSAGES.onlyWith("--out", "--record")],
+    [["--record", "ftp://example.com", "--out", "c.jsonl"], RECORDER_MESSAGES.badUpstream("ftp://example.com")],
+    [["--record", "http://127.0.0.1:1", "--out", "c.jsonl", "--latency", "100"], PROVIDER_MESSAGES.notWith("--record", "--latency")],
+    [["--replay", "c.jsonl", "--scenarios", "mine.ts"], PROVIDER_MESSAGES.notWith("--replay", "--scenarios")],
+    [["--replay", "missing.jsonl"], CASSETTE_MESSAGES.unreadable("missing.jsonl", "ENOENT")],
+    [["--record", "http://127.0.0.1:1", "--out", "no/such/folder/c.jsonl"], RECORD_MESSAGES.unwritable("no/such/folder/c.jsonl", "ENOENT")],
+  ])("lab provider %j is one sentence and exit 2", async (args, sentence) => {
+    const run = lab(["provider", "--port", "0", ...args]);
+    expect(await run.exited).toBe(2);
+    expect(run.err()).toBe(`${sentence}\n`);
+  });
+
+  test("--latency and --per-token are said at start; a value that is not milliseconds is exit 2", async () => {
+    const run = lab(["provider", "--port", "0", "--latency", "300", "--per-token", "20"]);
+    await run.waitFor(new RegExp(PROVIDER_MESSAGES.pacing(300, 20).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")));
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+    const bad = lab(["provider", "--port", "0", "--latency", "soon"]);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toMatch(/a time is milliseconds from 0 to 600000\./);
   });
 });

@@ -36,10 +36,13 @@ test("prints a real trace as a timeline: every event in order, each line within 
   expect(await traceCommand("trace.jsonl", {}, io)).toBe(0);
   const lines = out(io).trimEnd().split("\n");
   expect(lines[0]).toBe("run run-a · 6 events");
-  expect(lines.slice(1).map((l) => l.trim().split(/\s+/)[1])).toEqual(["turn", "tool_start", "tool_result", "turn", "approval_required", "run_stopped"]);
-  expect(lines[1]).toMatch(/^ +\+0\.000s {2}turn +in \d+ out \d+, total \$0\.\d{6}, tool_use$/);
-  expect(out(io)).toContain('delete_file {"path":"access.log"}');
-  expect(lines.at(-1)).toMatch(/run_stopped +interrupted \(approval\), 2 turns, \$0\.\d{6}$/);
+  const time = lines.findIndex((l) => l.trim().startsWith("wall time"));
+  expect(lines.slice(1, time).map((l) => l.trim().split(/\s+/)[1])).toEqual(["turn", "tool_start", "tool_result", "turn", "approval_required", "run_stopped"]);
+  // Without the provider's log, model calls and the harness stay one sum, and the line says how to split them.
+  expect(lines.slice(time).join(" ").replace(/\s+/g, " ")).toMatch(
+    /^ wall time \d+\.\d{3} s: tools \d+\.\d{3} s, model and harness \d+\.\d{3} s \(--requests LOG splits them\)$/,
+  );
+  expect(lines[time - 1]).toMatch(/run_stopped +interrupted \(approval\), 2 turns, \$0\.\d{6}$/);
   for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
 });
 
@@ -84,4 +87,17 @@ test("a missing file is one sentence from lab trace, with exit 1", async () => {
   const io = fakeIo({ tty: false, cwd });
   expect(await main(["node", "lab", "trace", "nowhere.jsonl"], io)).toBe(1);
   expect(err(io).trim()).toBe(TRACE_MESSAGES.unreadable("nowhere.jsonl", "ENOENT"));
+});
+
+test("with the provider's log (--requests), the wall time line splits model calls from tools and the harness", async () => {
+  const cwd = tempDir("trace");
+  await destructiveTrace(cwd);
+  const log = join(cwd, "requests.jsonl");
+  writeFileSync(log, provider.requests.map((x) => JSON.stringify(x)).join("\n") + "\nnot an exchange\n");
+  const io = fakeIo({ tty: false, cwd });
+
+  expect(await main(["node", "lab", "trace", "trace.jsonl", "--requests", "requests.jsonl"], io)).toBe(0);
+  const text = out(io).replace(/\s+/g, " ");
+  expect(text).toMatch(/ wall time \d+\.\d{3} s: model \d+\.\d{3} s in 2 calls, tools \d+\.\d{3} s, harness \d+\.\d{3} s $/);
+  expect(err(io)).toBe(`${TRACE_MESSAGES.badRequests("requests.jsonl", provider.requests.length + 1)}\n`);
 });
