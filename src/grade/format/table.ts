@@ -1,12 +1,13 @@
-/** The class table for a terminal: rows, learner totals, class totals, most failed tests. */
-import type { ClassSummary } from "../summary.js";
-import { drillsCell, exerciseCells, failedCells, msCell, passedCell, ratio, whyCell } from "./cells.js";
+/** The class table for a terminal: rows, learner totals, class totals, most failed tests; then copies and peeks, when there are any. */
+import { copyText } from "../copies/flags.js";
+import type { ClassReport } from "../report.js";
+import { drillsCell, exerciseCells, failedCells, msCell, passedCell, peeksText, ratio, whyCell } from "./cells.js";
 import { columns } from "./columns.js";
 
 /** The why column is cut here so a row stays one line; json, csv and md keep the whole text. */
 export const WHY_WIDTH = 72;
 
-export function renderTable(summary: ClassSummary): string {
+export function renderTable(summary: ClassReport): string {
   const rows = columns(
     [
       { header: "learner" },
@@ -38,5 +39,27 @@ export function renderTable(summary: ClassSummary): string {
     summary.mostFailed.length === 0
       ? ["(no test failed)"]
       : columns([{ header: "learners", align: "right" }, { header: "exercise" }, { header: "test", max: WHY_WIDTH }], summary.mostFailed.map(failedCells));
-  return [...rows, "", ...learners, "", ...exercises, "", "most failed tests", ...failed, ""].join("\n");
+  const copies =
+    summary.copies.length === 0
+      ? []
+      : [
+          "",
+          "copies (flags only: no score changes)",
+          ...columns(
+            [{ header: "learner" }, { header: "exercise" }, { header: "matches" }],
+            summary.copies.map((c) => [c.learner, c.exercise, copyText(c.matches)]),
+          ),
+        ];
+  const peeks =
+    summary.peeks.length === 0
+      ? []
+      : [
+          "",
+          "peeks",
+          ...columns(
+            [{ header: "learner" }, { header: "exercise" }, { header: "opened" }],
+            summary.peeks.map((p) => [p.learner, p.exercise, peeksText(p.peeks)]),
+          ),
+        ];
+  return [...rows, "", ...learners, "", ...exercises, "", "most failed tests", ...failed, ...copies, ...peeks, ""].join("\n");
 }

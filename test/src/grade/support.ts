@@ -153,6 +153,13 @@ export const GOOD_TABLE = [
   "       1  01-adder    asks the model to echo the sum (no-echo bug)",
   "       1  02-greeter  greets by name (no-trim bug)",
   "",
+  "copies (flags only: no score changes)",
+  "learner  exercise    matches",
+  "ada      01-adder    the reference solution",
+  "ada      02-greeter  the reference solution, cy, dee",
+  "cy       02-greeter  the reference solution, ada, dee",
+  "dee      02-greeter  the reference solution, ada, cy",
+  "",
 ].join("\n");
 
 /** A table's result rows as [learner, exercise, passed, state, why], whatever the column widths, ms or not. */
