@@ -11,9 +11,9 @@ export const weightOf = (grading: GradingConfig, exercise: number) => grading.we
 /** Whether the record's tests count for points at all. */
 export const finished = (record: Pick<GradeRecord, "state" | "tests">) => (record.state === "pass" || record.state === "fail") && record.tests.length > 0;
 
-/** The points one hidden test is worth in this record (0 when the tests are not scored one by one). */
+/** The points one hidden test is worth in this record, with partial credit. */
 export function pointsPerTest(record: GradeRecord, grading: GradingConfig): number {
-  return grading.partialCredit && record.tests.length > 0 ? weightOf(grading, record.number) / record.tests.length : 0;
+  return record.tests.length > 0 ? weightOf(grading, record.number) / record.tests.length : 0;
 }
 
 /** The points a learner × exercise earned. */

@@ -1,5 +1,6 @@
 /** How the text formats spell the values of a summary. */
 import { formatSeconds } from "../../progress/drills.js";
+import { copyText } from "../copies/flags.js";
 import type { Peeks } from "../learner-notes.js";
 import type { Misconception } from "../misconceptions.js";
 import type { ClassReport } from "../report.js";
@@ -60,3 +61,20 @@ export const unsubmittedLine = (exercises: string[]) =>
   `Nobody handed in ${exercises.join(", ")}: no row is shown for ${exercises.length === 1 ? "it" : "them"}.`;
 
 export const misconceptionCells = (m: Misconception) => [String(m.learners.length), m.exercise, m.bug, m.sentence ?? NONE];
+
+/** What a report says where a part of it is empty; the same words in every format. */
+export const REPORT_NOTES = {
+  noMap: "No failing test pointed at a named bug.",
+  noCopies: "No file matches a reference, an alternative or another learner's file.",
+  noPeeks: "No learner's .lab/ records a hint, a solution or a peeked drill.",
+  copiesTitle: "copies (flags only: no score changes)",
+} as const;
+
+export const COPY_HEADERS = ["learner", "exercise", "matches"];
+export const PEEK_HEADERS = ["learner", "exercise", "opened"];
+
+/** One row per flagged file: learner, exercise, what it matches. */
+export const copyRows = (report: ClassReport) => report.copies.map((c) => [c.learner, c.exercise, copyText(c.matches)]);
+
+/** One row per learner × exercise with something opened: learner, exercise, what. */
+export const peekRows = (report: ClassReport) => report.peeks.map((p) => [p.learner, p.exercise, peeksText(p.peeks)]);

@@ -1,7 +1,22 @@
 /** The class report as Markdown, for a README, an issue or an LMS page. */
-import { copyText } from "../copies/flags.js";
 import type { ClassReport } from "../report.js";
-import { drillsCell, exerciseCells, failedCells, metaLine, misconceptionCells, msCell, NONE, passedCell, peeksText, ratio, unsubmittedLine } from "./cells.js";
+import {
+  COPY_HEADERS,
+  copyRows,
+  drillsCell,
+  exerciseCells,
+  failedCells,
+  metaLine,
+  misconceptionCells,
+  msCell,
+  NONE,
+  PEEK_HEADERS,
+  peekRows,
+  passedCell,
+  ratio,
+  REPORT_NOTES,
+  unsubmittedLine,
+} from "./cells.js";
 
 const escapeCell = (text: string) =>
   text
@@ -33,25 +48,11 @@ export function renderMarkdown(report: ClassReport): string {
     report.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l)]),
   );
   const exercises = table(["exercise", "passed", "rate", "fail", "error", "timeout", "missing"], report.exercises.map(exerciseCells), [2]);
-  const map =
-    report.misconceptions.length === 0
-      ? ["No failing test pointed at a named bug."]
-      : table(["learners", "exercise", "bug", "what it breaks"], report.misconceptions.map(misconceptionCells), [0]);
-  const failed = report.mostFailed.length === 0 ? ["No test failed."] : table(["learners", "exercise", "test"], report.mostFailed.map(failedCells), [0]);
-  const copies =
-    report.copies.length === 0
-      ? ["No file matches a reference, an alternative or another learner's file."]
-      : table(
-          ["learner", "exercise", "matches"],
-          report.copies.map((c) => [c.learner, c.exercise, copyText(c.matches)]),
-        );
-  const peeks =
-    report.peeks.length === 0
-      ? ["No learner's .lab/ records a hint, a solution or a peeked drill."]
-      : table(
-          ["learner", "exercise", "opened"],
-          report.peeks.map((p) => [p.learner, p.exercise, peeksText(p.peeks)]),
-        );
+  const orNote = (headers: string[], cells: string[][], note: string, right: number[] = []) => (cells.length === 0 ? [note] : table(headers, cells, right));
+  const map = orNote(["learners", "exercise", "bug", "what it breaks"], report.misconceptions.map(misconceptionCells), REPORT_NOTES.noMap, [0]);
+  const failed = orNote(["learners", "exercise", "test"], report.mostFailed.map(failedCells), "No test failed.", [0]);
+  const copies = orNote(COPY_HEADERS, copyRows(report), REPORT_NOTES.noCopies);
+  const peeks = orNote(PEEK_HEADERS, peekRows(report), REPORT_NOTES.noPeeks);
   return [
     `# ${report.title}`,
     "",

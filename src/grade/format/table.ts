@@ -1,7 +1,19 @@
 /** The class table for a terminal: rows, learner totals, class totals, most failed tests; then copies and peeks, when there are any. */
-import { copyText } from "../copies/flags.js";
 import type { ClassReport } from "../report.js";
-import { drillsCell, exerciseCells, failedCells, msCell, passedCell, peeksText, ratio, whyCell } from "./cells.js";
+import {
+  COPY_HEADERS,
+  copyRows,
+  drillsCell,
+  exerciseCells,
+  failedCells,
+  msCell,
+  PEEK_HEADERS,
+  peekRows,
+  passedCell,
+  ratio,
+  REPORT_NOTES,
+  whyCell,
+} from "./cells.js";
 import { columns } from "./columns.js";
 
 /** The why column is cut here so a row stays one line; json, csv and md keep the whole text. */
@@ -39,27 +51,19 @@ export function renderTable(summary: ClassReport): string {
     summary.mostFailed.length === 0
       ? ["(no test failed)"]
       : columns([{ header: "learners", align: "right" }, { header: "exercise" }, { header: "test", max: WHY_WIDTH }], summary.mostFailed.map(failedCells));
-  const copies =
-    summary.copies.length === 0
+  // Parts that only appear when there is something in them.
+  const titled = (title: string, headers: string[], cells: string[][]) =>
+    cells.length === 0
       ? []
       : [
           "",
-          "copies (flags only: no score changes)",
+          title,
           ...columns(
-            [{ header: "learner" }, { header: "exercise" }, { header: "matches" }],
-            summary.copies.map((c) => [c.learner, c.exercise, copyText(c.matches)]),
+            headers.map((header) => ({ header })),
+            cells,
           ),
         ];
-  const peeks =
-    summary.peeks.length === 0
-      ? []
-      : [
-          "",
-          "peeks",
-          ...columns(
-            [{ header: "learner" }, { header: "exercise" }, { header: "opened" }],
-            summary.peeks.map((p) => [p.learner, p.exercise, peeksText(p.peeks)]),
-          ),
-        ];
+  const copies = titled(REPORT_NOTES.copiesTitle, COPY_HEADERS, copyRows(summary));
+  const peeks = titled("peeks", PEEK_HEADERS, peekRows(summary));
   return [...rows, "", ...learners, "", ...exercises, "", "most failed tests", ...failed, ...copies, ...peeks, ""].join("\n");
 }

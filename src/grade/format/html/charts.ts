@@ -17,7 +17,7 @@ const GREEN = "#2f7d4f";
 const AMBER = "#b7791f";
 const BLUE = "#2b6cb0";
 /** Wide enough for two charts side by side in a 1280-pixel window. */
-export const CHART_WIDTH = 560;
+export const CHART_WIDTH = 540;
 
 export function passRateChart(rates: PassRate[]): string {
   return svg({
@@ -40,7 +40,7 @@ export function scoreChart(bins: ScoreBin[]): string {
     width: CHART_WIDTH,
     height: 260,
     x: { domain: [0, 100], label: "score (% of the points)" },
-    y: { label: "learners", grid: true, tickFormat: (d: number) => (Number.isInteger(d) ? String(d) : "") },
+    y: { label: "learners", grid: true, ticks: Math.min(10, Math.max(1, ...bins.map((b) => b.learners))), tickFormat: "d" },
     marks: [Plot.rectY(bins, { x1: "from", x2: "to", y: "learners", fill: BLUE, insetLeft: 1, insetRight: 1 }), Plot.ruleY([0])],
   });
 }
@@ -55,7 +55,7 @@ export function misconceptionChart(map: Misconception[]): string {
     height: 50 + 24 * top.length,
     marginLeft: 260,
     marginRight: 40,
-    x: { label: "learners whose failures point at the bug", grid: true },
+    x: { label: "learners whose failures point at the bug", grid: true, ticks: Math.min(10, top[0]?.learners ?? 1), tickFormat: "d" },
     y: { domain: top.map((t) => t.label), label: null },
     marks: [
       Plot.barX(top, { x: "learners", y: "label", fill: AMBER }),

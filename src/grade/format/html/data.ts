@@ -1,4 +1,5 @@
 /** The data behind each part of the HTML report, as plain values (tested on their own; the page only draws them). */
+import type { CopyMatch } from "../../copies/flags.js";
 import type { GradeState } from "../../record.js";
 import type { ClassReport } from "../../report.js";
 
@@ -122,4 +123,24 @@ export function drillSummaries(report: ClassReport): DrillSummary[] {
       },
     ];
   });
+}
+
+export interface CopyGroup {
+  exercise: string;
+  /** The references the program is (none: the learners only match each other). */
+  known: CopyMatch[];
+  learners: string[];
+}
+
+/** The flagged files, one group per exercise × program, the largest first within an exercise. */
+export function copyGroups(report: ClassReport): CopyGroup[] {
+  const prints = new Map(report.records.map((r) => [r.key, r.fingerprint]));
+  const groups = new Map<string, CopyGroup & { number: number }>();
+  for (const flag of report.copies) {
+    const id = `${flag.exercise}\u0000${prints.get(flag.key)}`;
+    const group = groups.get(id) ?? { exercise: flag.exercise, number: flag.number, known: flag.matches.filter((m) => m.kind !== "learner"), learners: [] };
+    group.learners.push(flag.learner);
+    groups.set(id, group);
+  }
+  return [...groups.values()].sort((a, b) => a.number - b.number || b.learners.length - a.learners.length).map(({ number: _number, ...group }) => group);
 }

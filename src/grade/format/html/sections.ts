@@ -3,23 +3,27 @@ import { bugOfTest } from "../../../../checker/model/exercises.js";
 import { formatSeconds } from "../../../progress/drills.js";
 import { copyText } from "../../copies/flags.js";
 import type { ClassReport } from "../../report.js";
-import { NONE, peeksText, ratio } from "../cells.js";
-import { anchorOf, type DrillSummary, type GridRow } from "./data.js";
+import { NONE, PEEK_HEADERS, peekRows, ratio, REPORT_NOTES } from "../cells.js";
+import { anchorOf, copyGroups, type DrillSummary, type GridRow } from "./data.js";
 import { esc, shareColour } from "./style.js";
 
 const table = (head: string[], rows: string[], className = "") =>
   `<table${className ? ` class="${className}"` : ""}><thead><tr>${head.join("")}</tr></thead><tbody>\n${rows.join("\n")}\n</tbody></table>`;
 const th = (text: string, num = false) => `<th${num ? ' class="num"' : ""}>${esc(text)}</th>`;
 const td = (text: string, num = false) => `<td${num ? ' class="num"' : ""}>${esc(text)}</td>`;
+/** A cell that stays on one line: a name, an exercise, a bug id. */
+const word = (text: string) => `<td class="word">${esc(text)}</td>`;
 const section = (id: string, heading: string, parts: string[]) => [`<section id="${id}"><h2>${esc(heading)}</h2>`, ...parts, "</section>"].join("\n");
 
 export const HTML_NOTES = {
   mapIntro: "Every failing hidden test names the bug it catches; each bug counts the learners whose failures point at it, most common first.",
-  noMap: "No failing test pointed at a named bug.",
+  noMap: REPORT_NOTES.noMap,
   gridIntro: "Each cell is the share of the exercise's hidden tests a learner's file passes; a cell that did not pass links to its failures.",
   noDrills: "No learner's .lab/drills.jsonl holds a drill for these exercises.",
-  noCopies: "No file matches a reference, an alternative or another learner's file.",
-  noPeeks: "No learner's .lab/ records a hint, a solution or a peeked drill.",
+  noCopies: REPORT_NOTES.noCopies,
+  copiesIntro: "Files that are the same program once comments, layout and their own names are set aside, one row per program. Flags inform; no score changes.",
+  eachOther: "each other",
+  noPeeks: REPORT_NOTES.noPeeks,
   noFailures: "Every learner passed every exercise they handed in.",
 } as const;
 
@@ -28,13 +32,13 @@ export function mapSection(heading: string, report: ClassReport, chart: string):
   const most = report.misconceptions[0]!.learners.length;
   const rows = report.misconceptions.map((m) => {
     const width = Math.round((m.learners.length / most) * 80);
-    const who = `<details><summary>${m.learners.length === 1 ? "who" : `all ${m.learners.length}`}</summary>${esc(m.learners.join(", "))}</details>`;
-    return `<tr><td class="num"><span class="bar" style="width:${width}px"></span>${m.learners.length}</td>${td(m.exercise)}${td(m.bug)}${td(m.sentence ?? NONE)}<td>${who}</td></tr>`;
+    const who = `<details><summary>who</summary>${esc(m.learners.join(", "))}</details>`;
+    return `<tr><td class="num"><span class="bar" style="width:${width}px"></span>${m.learners.length}</td>${word(m.exercise)}${word(m.bug)}${td(m.sentence ?? NONE)}<td class="word">${who}</td></tr>`;
   });
   return section("map", heading, [
     `<p class="note">${HTML_NOTES.mapIntro}</p>`,
     chart,
-    table([th("learners", true), th("exercise"), th("bug"), th("what it breaks"), th("learners")], rows, "map"),
+    table([th("learners", true), th("exercise"), th("bug"), th("what it breaks"), th("who")], rows, "map"),
   ]);
 }
 
@@ -71,14 +75,25 @@ export function drillSection(heading: string, drills: DrillSummary[], chart: str
 
 export function copiesSection(heading: string, report: ClassReport): string {
   if (report.copies.length === 0) return section("copies", heading, [`<p class="note">${HTML_NOTES.noCopies}</p>`]);
-  const rows = report.copies.map((c) => `<tr>${td(c.learner)}${td(c.exercise)}${td(copyText(c.matches))}</tr>`);
-  return section("copies", heading, [table([th("learner"), th("exercise"), th("matches")], rows, "copies")]);
+  const rows = copyGroups(report).map(
+    (g) => `<tr>${word(g.exercise)}${td(g.known.length === 0 ? HTML_NOTES.eachOther : copyText(g.known))}${td(g.learners.join(", "))}</tr>`,
+  );
+  return section("copies", heading, [
+    `<p class="note">${HTML_NOTES.copiesIntro}</p>`,
+    table([th("exercise"), th("the same program as"), th("learners")], rows, "copies"),
+  ]);
 }
 
 export function peeksSection(heading: string, report: ClassReport): string {
   if (report.peeks.length === 0) return section("peeks", heading, [`<p class="note">${HTML_NOTES.noPeeks}</p>`]);
-  const rows = report.peeks.map((p) => `<tr>${td(p.learner)}${td(p.exercise)}${td(peeksText(p.peeks))}</tr>`);
-  return section("peeks", heading, [table([th("learner"), th("exercise"), th("opened")], rows, "peeks")]);
+  const rows = peekRows(report).map(([learner, exercise, opened]) => `<tr>${word(learner!)}${word(exercise!)}${td(opened!)}</tr>`);
+  return section("peeks", heading, [
+    table(
+      PEEK_HEADERS.map((h) => th(h)),
+      rows,
+      "peeks",
+    ),
+  ]);
 }
 
 export function failuresSection(heading: string, report: ClassReport): string {

@@ -2,10 +2,9 @@
 
 export const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
-/** A cell's colour from the share of its tests passed: red through amber to green. */
+/** A cell's colour from the share of its tests passed: green when all pass; short of that, red through amber to olive, so 11/12 never looks like 12/12. */
 export function shareColour(share: number): string {
-  const hue = Math.round(share * 120);
-  return `hsl(${hue} 60% ${share === 1 ? 38 : 45}%)`;
+  return share === 1 ? "hsl(135 55% 30%)" : `hsl(${Math.round(share * 60)} 70% 42%)`;
 }
 
 export const STYLE = `
@@ -22,7 +21,8 @@ figure { margin: 0; min-width: 0; max-width: 100%; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; width: 100%; table-layout: auto; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+td.word, th.word { white-space: nowrap; }
 th { font-weight: 600; background: #f4f6f8; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 .grid { width: auto; max-width: 100%; }
@@ -33,7 +33,7 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 .grid td.broken { background: var(--broken); }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; color: #fff; border-radius: 3px; }
 .bar { display: inline-block; height: 10px; background: #b7791f; vertical-align: middle; margin-right: 6px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f9; padding: 6px 8px; margin: 4px 0 8px; font-size: 12px; }
+pre { white-space: pre-wrap; overflow-wrap: break-word; word-break: break-word; background: #f7f7f9; padding: 6px 8px; margin: 4px 0 8px; font-size: 12px; }
 details summary { cursor: pointer; color: var(--muted); }
 .failure { border-left: 3px solid var(--line); padding-left: 10px; margin: 10px 0; }
 .unsubmitted { font-weight: 600; }
