@@ -1,4 +1,5 @@
 /** Debian's Chromium, driven by playwright-core: headless, offline, a fresh profile for every launch. */
+import { existsSync } from "node:fs";
 import { chromium, type BrowserContext } from "playwright-core";
 import { tempDir } from "./support.js";
 
@@ -20,5 +21,6 @@ export const CHROMIUM_FLAGS = [
 export const VIEWPORT = { width: 1280, height: 800 };
 
 export function launchChromium(): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM)) throw new Error(`There is no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it when it is missing).`);
   return chromium.launchPersistentContext(tempDir("chromium-profile"), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: VIEWPORT });
 }
