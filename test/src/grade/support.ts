@@ -74,9 +74,9 @@ export function withoutMs(table: string): string {
   return [rows.replace(/ +(\d+|-|ms)$/gm, ""), ...rest].join("\n\n");
 }
 
-/** A json summary with every ms removed, for the same reason. */
+/** A json report with every ms and the report's date removed, for the same reason. */
 export function jsonWithoutMs(json: string): unknown {
-  return JSON.parse(json, (key, value) => (key === "ms" ? undefined : value));
+  return JSON.parse(json, (key, value) => (key === "ms" || key === "date" ? undefined : value));
 }
 
 /** Every file under a folder (but .lab-grade) with the sha256 of its bytes (a link: where it points). */
