@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import { renderGradescope } from "../../../src/grade/format/gradescope.js";
-import { drillSummaries, gridRows, passRates, scoreBins } from "../../../src/grade/format/html/data.js";
+import { copyGroups, drillSummaries, gridRows, passRates, scoreBins } from "../../../src/grade/format/html/data.js";
 import { render } from "../../../src/grade/format/index.js";
 import { renderJunit, xmlText } from "../../../src/grade/format/junit.js";
 import { renderMarkdown } from "../../../src/grade/format/md.js";
@@ -241,6 +241,23 @@ describe("the data behind the HTML report's charts", () => {
         medianSeconds: null,
         medianLines: null,
       },
+    ]);
+  });
+
+  test("copies on the page: one row per exercise × program, the largest group first", () => {
+    const flagged = reportOf(
+      [
+        record("ada", "01-adder", { fingerprint: "P" }),
+        record("ben", "01-adder", { fingerprint: "Q" }),
+        record("cy", "01-adder", { fingerprint: "P" }),
+        record("dee", "01-adder", { fingerprint: "Q" }),
+        record("eve", "01-adder", { fingerprint: "Q" }),
+      ],
+      lab,
+    );
+    expect(copyGroups(flagged)).toEqual([
+      { exercise: "01-adder", known: [], learners: ["ben", "dee", "eve"] },
+      { exercise: "01-adder", known: [], learners: ["ada", "cy"] },
     ]);
   });
 
