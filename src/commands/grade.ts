@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Exercise } from "../../checker/model/exercises.js";
 import { UserError } from "../terminal/errors.js";
@@ -8,11 +9,11 @@ import { render } from "../grade/format/index.js";
 import { gradeClass, type GradeEvent, type Signals } from "../grade/grade-class.js";
 import { mergeResults } from "../grade/merge.js";
 import { GRADE_ERRORS, GRADE_NOTES } from "../grade/messages.js";
-import { gradeSettings, GRADE_FAILED, mergeConflicts, parseExerciseList, parseFormat, type GradeFlags } from "../grade/options.js";
+import { gradeSettings, GRADE_FAILED, mergeConflicts, parseExerciseList, parseFormat, type Format, type GradeFlags } from "../grade/options.js";
 import { limitsOf, type GradeRecord } from "../grade/record.js";
+import { buildReport, type ClassReport } from "../grade/report.js";
 import { ResultsStore } from "../grade/store.js";
 import { writeAtomically } from "../progress/write-atomically.js";
-import { summarise } from "../grade/summary.js";
 import { loadContext, type LabContext } from "./context.js";
 
 /** The exit code after Ctrl-C: results so far are saved, the table is not printed. */
@@ -34,6 +35,31 @@ function selectExercises(all: Exercise[], wanted: number[] | null): Exercise[] {
       ),
     );
   return all.filter((e) => wanted.includes(e.number));
+}
+
+/** Points for an exercise that does not exist are a mistake in lab.config.ts, caught before anything runs. */
+function checkWeights(ctx: LabContext): void {
+  const unknown = Object.keys(ctx.config.config.grading.weights).filter((n) => !ctx.exercises.some((e) => String(e.number) === n));
+  if (unknown.length > 0)
+    fail(
+      GRADE_ERRORS.unknownWeights(
+        ctx.config.file ?? "lab.config.ts",
+        unknown,
+        ctx.exercises.map((e) => e.number),
+      ),
+    );
+}
+
+const learnerCount = (records: GradeRecord[]) => new Set(records.map((r) => r.learner)).size;
+
+/** Gradescope's results are one submission's: a class of more is a mistake, said before grading. */
+function checkFormatFits(format: Format, learners: number): void {
+  if (format === "gradescope" && learners !== 1) fail(GRADE_ERRORS.gradescopeOneLearner(learners));
+}
+
+function reportOf(records: GradeRecord[], ctx: LabContext): ClassReport {
+  const { version } = JSON.parse(readFileSync(join(ctx.paths.root, "package.json"), "utf8")) as { version: string };
+  return buildReport(records, { exercises: ctx.exercises, grading: ctx.config.config.grading, version, date: new Date().toISOString() });
 }
 
 /** The table goes to --out when given, else to stdout; either way it is the whole output. */
@@ -76,14 +102,17 @@ export async function gradeCommand(
 ): Promise<number> {
   if (flags.merge) {
     if (dir !== undefined) fail(GRADE_ERRORS.dirAndMerge);
-    return mergeCommand(flags.merge, flags, io);
+    return mergeCommand(flags.merge, flags, io, paths);
   }
   if (dir === undefined) fail(GRADE_ERRORS.noDir);
   const ctx = await loadContext(io, paths);
   const settings = gradeSettings(flags, ctx.config.config.timeoutSeconds);
   const exercises = selectExercises(ctx.exercises, settings.exercises);
+  checkWeights(ctx);
   const classDir = resolve(io.cwd, dir!);
-  const pairs = shardOf(pairsOf(classDir, learnersIn(classDir), exercises), settings.shard);
+  const learners = learnersIn(classDir);
+  checkFormatFits(settings.format, learners.length);
+  const pairs = shardOf(pairsOf(classDir, learners, exercises), settings.shard);
   const store = new ResultsStore(join(classDir, GRADE_DIR));
   try {
     store.touch();
@@ -113,23 +142,25 @@ export async function gradeCommand(
   }
   const records = pairs.map((pair) => run.records.get(pair.key)!);
   writeLearnerResults(store.dir, records);
-  emit(render(summarise(records), settings.format), settings.out, io);
+  emit(await render(reportOf(records, ctx), settings.format), settings.out, io);
   writeLine(io.stderr, GRADE_NOTES.finished(run.graded, run.reused, (performance.now() - started) / 1000, store.dir));
   return 0;
 }
 
 /** `lab grade --merge DIR...`: shards' results combined into the same table and files as one run. */
-function mergeCommand(dirs: string[], flags: GradeFlags, io: Io): number {
+async function mergeCommand(dirs: string[], flags: GradeFlags, io: Io, paths?: LabContext["paths"]): Promise<number> {
   const conflicts = mergeConflicts(flags);
   if (conflicts.length > 0) fail(GRADE_ERRORS.mergeOnlyFlags(conflicts));
   const format = parseFormat(flags.format ?? "table");
   const wanted = flags.exercises === undefined ? null : parseExerciseList(flags.exercises);
+  const ctx = await loadContext(io, paths);
+  checkWeights(ctx);
   const merged = mergeResults(dirs.map((d) => resolve(io.cwd, d)));
-  const store = new ResultsStore(merged.outDir);
-  store.replaceAll(merged.records);
   const shown: GradeRecord[] = wanted ? merged.records.filter((r) => wanted.includes(r.number)) : merged.records;
+  checkFormatFits(format, learnerCount(shown));
+  new ResultsStore(merged.outDir).replaceAll(merged.records);
   writeLearnerResults(merged.outDir, shown);
-  emit(render(summarise(shown), format), flags.out ?? null, io);
+  emit(await render(reportOf(shown, ctx), format), flags.out ?? null, io);
   writeLine(io.stderr, GRADE_NOTES.merged(merged.records.length, dirs.length, merged.outDir));
   return 0;
 }

@@ -13,7 +13,21 @@ export interface LabConfig {
   /** `targetLines` null: each exercise's own target (its exercise.json). */
   drill: { targetSeconds: number; targetLines: number | null };
   provider: { port: number; cacheMinTokens: number };
+  /** How `lab grade --format gradescope` (and the report's scores) weigh the exercises. */
+  grading: GradingConfig;
 }
+
+export interface GradingConfig {
+  /** Points for an exercise, by its number ("4": 20); an exercise not listed is worth DEFAULT_WEIGHT. */
+  weights: Record<string, number>;
+  /** true: each hidden test earns its share of the exercise's points; false: the points go only to a fully passing exercise. */
+  partialCredit: boolean;
+}
+
+/** Points an exercise is worth unless `grading.weights` says otherwise. */
+export const DEFAULT_WEIGHT = 10;
+/** The most points one exercise may be worth. */
+export const MAX_WEIGHT = 1000;
 
 export interface UserConfig {
   workspace?: string;
@@ -23,6 +37,7 @@ export interface UserConfig {
   typeCheck?: boolean;
   drill?: Partial<LabConfig["drill"]>;
   provider?: Partial<LabConfig["provider"]>;
+  grading?: { weights?: Record<number | string, number>; partialCredit?: boolean };
 }
 
 export const DEFAULT_CONFIG: LabConfig = {
@@ -33,6 +48,7 @@ export const DEFAULT_CONFIG: LabConfig = {
   typeCheck: true,
   drill: { targetSeconds: 600, targetLines: null },
   provider: { port: 4010, cacheMinTokens: 1024 },
+  grading: { weights: {}, partialCredit: true },
 };
 
 type Check = (value: unknown) => string | null;
@@ -49,6 +65,11 @@ const port: Check = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as n
 const nonEmptyString: Check = (v) => (typeof v === "string" && v.trim() !== "" ? null : "must be a non-empty string");
 const stringOrNull: Check = (v) => (v === null || nonEmptyString(v) === null ? null : "must be a command string or null");
 const boolean: Check = (v) => (typeof v === "boolean" ? null : "must be true or false");
+const isPoints = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= MAX_WEIGHT;
+const weights: Check = (v) =>
+  isPlainObject(v) && Object.entries(v).every(([key, points]) => /^[1-9]\d?$/.test(key) && isPoints(points))
+    ? null
+    : `must map exercise numbers to points from 0 to ${MAX_WEIGHT}, such as { 1: 10, 4: 20 }`;
 
 const FIELDS: Record<string, Check | Record<string, Check>> = {
   workspace: nonEmptyString,
@@ -58,6 +79,7 @@ const FIELDS: Record<string, Check | Record<string, Check>> = {
   typeCheck: boolean,
   drill: { targetSeconds: positiveInteger, targetLines: (v) => (v === null ? null : positiveInteger(v)) },
   provider: { port, cacheMinTokens: positiveInteger },
+  grading: { weights, partialCredit: boolean },
 };
 
 export class ConfigError extends Error {

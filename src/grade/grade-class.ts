@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/model/exercises.js";
 import { fixturesText } from "../../checker/testing/fixtures.js";
-import { bestDrillSeconds } from "../progress/drills.js";
 import type { Pair } from "./class-dir.js";
 import { GradeEngine, type EngineOptions } from "./engine.js";
+import { learnerNotes } from "./learner-notes.js";
 import type { RunOutcome } from "./outcome.js";
 import { planPair, sha256, type Step } from "./plan.js";
 import type { GradeRecord } from "./record.js";
@@ -58,7 +58,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
     const fixtures = fixturesText(exercise.dir);
     return sha256(fixtures === "" ? readFileSync(exercise.hiddenTest) : Buffer.concat([readFileSync(exercise.hiddenTest), Buffer.from(`\n${fixtures}`)]));
   });
-  const drills = memo((learnerDir: string) => bestDrillSeconds(learnerDir));
+  const notes = memo((learnerDir: string) => learnerNotes(learnerDir));
   const previous = options.store.latest();
   const startedAt = new Date().toISOString();
   const pendingFresh = options.store.pendingFresh();
@@ -69,7 +69,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
       pendingFresh,
       previous,
       testHash: (p) => testHash(p.exercise),
-      bestDrill: (p) => drills(p.learnerDir)?.get(p.exercise.number) ?? null,
+      notes: (p) => notes(p.learnerDir)(p.exercise),
       now: () => new Date().toISOString(),
     }),
   );

@@ -15,7 +15,11 @@ export const GRADE_ERRORS = {
   badJobs: (value: string) => `--jobs takes a whole number of workers from 1 to 64 (got "${value}").`,
   badTimeout: (value: string) => `--timeout takes a number of seconds greater than 0 and at most 600 (got "${value}").`,
   badMemory: (value: string) => `--memory takes a number of megabytes from 256 to 16384 (got "${value}").`,
-  badFormat: (value: string) => `--format takes table, json, csv or md (got "${value}").`,
+  badFormat: (value: string) => `--format takes table, json, csv, md, junit, gradescope or html (got "${value}").`,
+  gradescopeOneLearner: (count: number) =>
+    `--format gradescope writes the results of one submission, but there are ${count} learners here: grade a folder holding one learner's folder (as examples/gradescope/run_autograder does), or choose another format.`,
+  unknownWeights: (file: string, numbers: string[], existing: number[]) =>
+    `${file}: "grading.weights" gives points to exercise ${list(numbers)}, which ${numbers.length === 1 ? "does" : "do"} not exist; the exercises are ${list(existing)}.`,
   badShard: (value: string) => `--shard takes i/n with 1 ≤ i ≤ n, such as 2/3 (got "${value}").`,
   mergeOnlyFlags: (flags: string[]) => `--merge combines finished results, so ${list(flags)} cannot be used with it.`,
   nothingToMerge: (dir: string) => `There are no results to merge in ${dir}: expected ${dir}/.lab-grade/results.jsonl or ${dir}/results.jsonl.`,

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { UserError } from "../terminal/errors.js";
 import { GRADE_ERRORS } from "./messages.js";
 
-export const FORMATS = ["table", "json", "csv", "md"] as const;
+export const FORMATS = ["table", "json", "csv", "md", "junit", "gradescope", "html"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** Exit code when grading could not run (bad folder, bad flags); learners' results never change it. */

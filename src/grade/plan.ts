@@ -6,6 +6,8 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
 import type { Pair } from "./class-dir.js";
+import { fingerprint } from "./copies/fingerprint.js";
+import type { LearnerNotes } from "./learner-notes.js";
 import { GRADE_REASONS } from "./messages.js";
 import type { RunOutcome } from "./outcome.js";
 import { RECORD_FORMAT, type GradeRecord } from "./record.js";
@@ -20,7 +22,8 @@ export interface PlanContext {
   pendingFresh: Map<string, string>;
   previous: Map<string, GradeRecord>;
   testHash: (pair: Pair) => string;
-  bestDrill: (pair: Pair) => number | null;
+  /** What the learner's .lab/ says about this exercise: drills and peeks. */
+  notes: (pair: Pair) => LearnerNotes;
   now: () => string;
 }
 
@@ -34,11 +37,11 @@ export const sha256 = (data: Buffer | string) => createHash("sha256").update(dat
 /** Two records say the same thing when they differ at most in when they were made. */
 const sameResult = (a: GradeRecord, b: GradeRecord) => JSON.stringify({ ...a, at: "" }) === JSON.stringify({ ...b, at: "" });
 
-function base(
-  pair: Pair,
-  ctx: PlanContext,
-  fileHash: string | null,
-): Omit<GradeRecord, "state" | "passed" | "total" | "firstFailure" | "reason" | "ms" | "tests"> {
+/** What a record holds besides the result of running the tests: these may change without a run. */
+type Facts = Omit<GradeRecord, "state" | "passed" | "total" | "firstFailure" | "reason" | "ms" | "tests">;
+
+function base(pair: Pair, ctx: PlanContext, source: Buffer | null): Facts {
+  const notes = ctx.notes(pair);
   return {
     format: RECORD_FORMAT,
     key: pair.key,
@@ -47,10 +50,13 @@ function base(
     number: pair.exercise.number,
     title: pair.exercise.title,
     file: pair.relFile,
-    fileHash,
+    fileHash: source === null ? null : sha256(source),
     testHash: ctx.testHash(pair),
     limits: ctx.limits,
-    bestDrillSeconds: ctx.bestDrill(pair),
+    bestDrillSeconds: notes.bestDrillSeconds,
+    drill: notes.drill,
+    peeks: notes.peeks,
+    fingerprint: source === null ? null : fingerprint(source.toString("utf8")),
     at: ctx.now(),
   };
 }
@@ -76,16 +82,17 @@ export function planPair(pair: Pair, ctx: PlanContext): Step {
   if (stat.size > MAX_FILE_KB * 1024) return settle(notRun(pair, ctx, "error", GRADE_REASONS.tooLarge(pair.relFile, MAX_FILE_KB)), previous);
 
   const source = readFileSync(pair.file);
-  const fields = base(pair, ctx, sha256(source));
+  const fields = base(pair, ctx, source);
   // A result older than the --fresh run that set out to replace it is not reused, even after Ctrl-C.
   const since = ctx.pendingFresh.get(pair.key);
   const stale = since !== undefined && previous !== undefined && previous.at < since;
   const unchanged =
     !ctx.fresh && !stale && previous && previous.fileHash === fields.fileHash && previous.testHash === fields.testHash && previous.limits === fields.limits;
   if (unchanged) {
-    // Same file, same test, same limits: the result stands; only a new best drill time is news.
-    if (previous.bestDrillSeconds === fields.bestDrillSeconds) return { kind: "reuse", record: previous };
-    return { kind: "record", record: { ...previous, bestDrillSeconds: fields.bestDrillSeconds, at: fields.at } };
+    // Same file, same test, same limits: the result stands; only new drills or peeks (or a record from before fingerprints) are news.
+    const notes = { bestDrillSeconds: fields.bestDrillSeconds, drill: fields.drill, peeks: fields.peeks, fingerprint: fields.fingerprint };
+    if (sameResult(previous, { ...previous, ...notes })) return { kind: "reuse", record: previous };
+    return { kind: "record", record: { ...previous, ...notes, at: fields.at } };
   }
   return {
     kind: "run",

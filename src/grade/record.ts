@@ -1,4 +1,5 @@
 /** One learner × exercise result as grading stores it: a line of results.jsonl. */
+import type { DrillNotes, Peeks } from "./learner-notes.js";
 
 /** Bumped when the meaning of a record changes; records of another format are not reused. */
 export const RECORD_FORMAT = 1;
@@ -40,6 +41,12 @@ export interface GradeRecord {
   ms: number | null;
   /** The learner's best passed drill time for this exercise, in seconds. */
   bestDrillSeconds: number | null;
+  /** The learner's drill attempts at this exercise (their .lab/drills.jsonl), null when none. */
+  drill: DrillNotes | null;
+  /** What the learner's .lab/ says they opened for this exercise, null when nothing. */
+  peeks: Peeks | null;
+  /** The file's fingerprint for spotting copies (copies/fingerprint.ts), null when it was not read or is empty. */
+  fingerprint: string | null;
   tests: TestEntry[];
   /** When the record was made (ISO); the later of two records for a key wins. */
   at: string;
@@ -61,5 +68,6 @@ export function parseRecord(line: string): GradeRecord | null {
   if (value?.format !== RECORD_FORMAT || typeof value.key !== "string" || typeof value.state !== "string" || !Array.isArray(value.tests)) return null;
   // A learner name becomes a folder name when results.json is written: never a path.
   if (typeof value.learner !== "string" || !LEARNER_NAME.test(value.learner)) return null;
-  return value as GradeRecord;
+  // Records written before drills, peeks and fingerprints were kept: the next run fills them in.
+  return { ...value, drill: value.drill ?? null, peeks: value.peeks ?? null, fingerprint: value.fingerprint ?? null } as GradeRecord;
 }

@@ -1,12 +1,25 @@
-/** The class table for a terminal: rows, learner totals, class totals, most failed tests. */
-import type { ClassSummary } from "../summary.js";
-import { drillsCell, exerciseCells, failedCells, msCell, passedCell, ratio, whyCell } from "./cells.js";
+/** The class table for a terminal: rows, learner totals, class totals, most failed tests; then copies and peeks, when there are any. */
+import type { ClassReport } from "../report.js";
+import {
+  COPY_HEADERS,
+  copyRows,
+  drillsCell,
+  exerciseCells,
+  failedCells,
+  msCell,
+  PEEK_HEADERS,
+  peekRows,
+  passedCell,
+  ratio,
+  REPORT_NOTES,
+  whyCell,
+} from "./cells.js";
 import { columns } from "./columns.js";
 
 /** The why column is cut here so a row stays one line; json, csv and md keep the whole text. */
 export const WHY_WIDTH = 72;
 
-export function renderTable(summary: ClassSummary): string {
+export function renderTable(summary: ClassReport): string {
   const rows = columns(
     [
       { header: "learner" },
@@ -38,5 +51,19 @@ export function renderTable(summary: ClassSummary): string {
     summary.mostFailed.length === 0
       ? ["(no test failed)"]
       : columns([{ header: "learners", align: "right" }, { header: "exercise" }, { header: "test", max: WHY_WIDTH }], summary.mostFailed.map(failedCells));
-  return [...rows, "", ...learners, "", ...exercises, "", "most failed tests", ...failed, ""].join("\n");
+  // Parts that only appear when there is something in them.
+  const titled = (title: string, headers: string[], cells: string[][]) =>
+    cells.length === 0
+      ? []
+      : [
+          "",
+          title,
+          ...columns(
+            headers.map((header) => ({ header })),
+            cells,
+          ),
+        ];
+  const copies = titled(REPORT_NOTES.copiesTitle, COPY_HEADERS, copyRows(summary));
+  const peeks = titled("peeks", PEEK_HEADERS, peekRows(summary));
+  return [...rows, "", ...learners, "", ...exercises, "", "most failed tests", ...failed, ...copies, ...peeks, ""].join("\n");
 }

@@ -62,7 +62,7 @@ describe("loading lab.config.ts", () => {
   test("an unknown setting is refused with the list of known ones", async () => {
     const dir = project(wrap(`{ workspce: "./w" }`));
     await expect(loadConfig(dir)).rejects.toThrow(
-      `${join(dir, "lab.config.ts")}: "workspce" is not a setting; known settings are workspace, editor, timeoutSeconds, poll, typeCheck, drill, provider (got "./w").`,
+      `${join(dir, "lab.config.ts")}: "workspce" is not a setting; known settings are workspace, editor, timeoutSeconds, poll, typeCheck, drill, provider, grading (got "./w").`,
     );
   });
 

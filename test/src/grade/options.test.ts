@@ -68,7 +68,7 @@ describe("settings", () => {
     [{ timeout: "601" }, '--timeout takes a number of seconds greater than 0 and at most 600 (got "601").'],
     [{ timeout: "1e3" }, '--timeout takes a number of seconds greater than 0 and at most 600 (got "1e3").'],
     [{ memory: "100" }, '--memory takes a number of megabytes from 256 to 16384 (got "100").'],
-    [{ format: "xml" }, '--format takes table, json, csv or md (got "xml").'],
+    [{ format: "xml" }, '--format takes table, json, csv, md, junit, gradescope or html (got "xml").'],
   ])("%j is refused in one sentence", (flags, message) => {
     const err = failure(() => gradeSettings(flags, 10));
     expect(err.message).toBe(message);

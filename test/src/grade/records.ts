@@ -1,4 +1,5 @@
 import { RECORD_FORMAT, type GradeRecord } from "../../../src/grade/record.js";
+import { buildReport, type ReportLab } from "../../../src/grade/report.js";
 
 /** A record as grading would write it, with whatever the test cares about overridden. */
 export function record(learner: string, exercise: string, overrides: Partial<GradeRecord> = {}): GradeRecord {
@@ -15,6 +16,9 @@ export function record(learner: string, exercise: string, overrides: Partial<Gra
     testHash: "t".repeat(64),
     limits: "timeout 10 s, memory 512 MB",
     bestDrillSeconds: null,
+    drill: null,
+    peeks: null,
+    fingerprint: null,
     at: "2026-03-01T10:00:00.000Z",
     state: "pass",
     passed: 2,
@@ -40,3 +44,7 @@ export const failing = (learner: string, exercise: string, failed: string[], ove
     ),
     ...overrides,
   });
+
+/** A report of records graded without exercise data (no bug sentences, no references), made at a fixed time. */
+export const reportOf = (records: GradeRecord[], lab: Partial<ReportLab> = {}) =>
+  buildReport(records, { exercises: [], grading: { weights: {}, partialCredit: true }, version: "9.9.9", date: "2026-03-01T10:00:00.000Z", ...lab });

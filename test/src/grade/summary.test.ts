@@ -4,7 +4,7 @@ import { render } from "../../../src/grade/format/index.js";
 import { renderMarkdown } from "../../../src/grade/format/md.js";
 import { renderTable } from "../../../src/grade/format/table.js";
 import { summarise } from "../../../src/grade/summary.js";
-import { failing, record } from "./records.js";
+import { failing, record, reportOf } from "./records.js";
 
 const records = [
   failing("ben", "02-greeter", ["second"], { ms: 80 }),
@@ -82,7 +82,7 @@ describe("the summary", () => {
 
 describe("the formats", () => {
   test("table: one line a row, the why column says the first failing test or why nothing ran", () => {
-    expect(renderTable(summary)).toBe(
+    expect(renderTable(reportOf(records))).toBe(
       [
         "learner  exercise    passed  state    first failing test or reason      ms",
         "ada      01-adder    2/2     pass     -                                100",
@@ -112,16 +112,16 @@ describe("the formats", () => {
   });
 
   test("table: a long or multi-line reason stays on its row, cut with an ellipsis", () => {
-    const long = summarise([record("ada", "01-adder", { state: "error", passed: 0, total: 0, tests: [], reason: `line one\nline two ${"x".repeat(100)}` })]);
+    const long = reportOf([record("ada", "01-adder", { state: "error", passed: 0, total: 0, tests: [], reason: `line one\nline two ${"x".repeat(100)}` })]);
     const row = renderTable(long).split("\n")[1]!;
     expect(row).toMatch(/^ada {6}01-adder {2}- {7}error {2}line one line two x+… {2}100$/);
     expect(row.length).toBeLessThan(130);
   });
 
   test("csv: RFC 4180, one line a row, formula-looking text defused", () => {
-    const csv = renderCsv(summarise([failing("ada", "01-adder", ["first"], { firstFailure: { test: "first", message: '=HYPERLINK("x"), "quoted"' } })]));
+    const csv = renderCsv(reportOf([failing("ada", "01-adder", ["first"], { firstFailure: { test: "first", message: '=HYPERLINK("x"), "quoted"' } })]));
     expect(csv).toBe(
-      'learner,exercise,number,state,passed,total,first_failing_test,detail,ms,best_drill_seconds\r\nada,01-adder,1,fail,1,2,first,"\'=HYPERLINK(""x""), ""quoted""",100,\r\n',
+      'learner,exercise,number,state,passed,total,first_failing_test,detail,ms,best_drill_seconds,copy_of,peeks\r\nada,01-adder,1,fail,1,2,first,"\'=HYPERLINK(""x""), ""quoted""",100,,,\r\n',
     );
     expect(csvCell(null)).toBe("");
     expect(csvCell(-1)).toBe("-1");
@@ -129,9 +129,10 @@ describe("the formats", () => {
     expect(csvCell("a\nb")).toBe('"a\nb"');
   });
 
-  test("md: the same four parts as tables; pipes and markup in learner text are escaped", () => {
-    const md = renderMarkdown(summarise([failing("ada", "01-adder", ["first"], { firstFailure: { test: "first", message: "a | b *c*" } })]));
-    expect(md.split("\n").slice(0, 5)).toEqual([
+  test("md: a title, then the same four parts as tables; pipes and markup in learner text are escaped", () => {
+    const md = renderMarkdown(reportOf([failing("ada", "01-adder", ["first"], { firstFailure: { test: "first", message: "a | b *c*" } })]));
+    expect(md.split("\n").slice(0, 4)).toEqual(["# harness-lab class report", "", "1 learner · 1 exercise · 2026-03-01 10:00 UTC · lab 9.9.9", ""]);
+    expect(md.split("\n").slice(4, 9)).toEqual([
       "## Results",
       "",
       "| learner | exercise | passed | state | first failing test | why | ms |",
@@ -143,7 +144,10 @@ describe("the formats", () => {
     expect(md).toContain("## Most failed tests");
   });
 
-  test("json: the summary itself", () => {
-    expect(JSON.parse(render(summary, "json"))).toEqual(JSON.parse(JSON.stringify(summary)));
+  test("json: the summary itself, with the report's additions (the records stay in results.jsonl)", async () => {
+    const report = reportOf(records);
+    const { records: _records, ...rest } = report;
+    expect(JSON.parse(await render(report, "json"))).toEqual(JSON.parse(JSON.stringify(rest)));
+    expect(JSON.parse(await render(report, "json"))).toMatchObject(JSON.parse(JSON.stringify(summary)));
   });
 });

@@ -74,9 +74,9 @@ export function withoutMs(table: string): string {
   return [rows.replace(/ +(\d+|-|ms)$/gm, ""), ...rest].join("\n\n");
 }
 
-/** A json summary with every ms removed, for the same reason. */
+/** A json report with every ms and the report's date removed, for the same reason. */
 export function jsonWithoutMs(json: string): unknown {
-  return JSON.parse(json, (key, value) => (key === "ms" ? undefined : value));
+  return JSON.parse(json, (key, value) => (key === "ms" || key === "date" ? undefined : value));
 }
 
 /** Every file under a folder (but .lab-grade) with the sha256 of its bytes (a link: where it points). */
@@ -152,6 +152,13 @@ export const GOOD_TABLE = [
   "       1  01-adder    adds two numbers (off-by-one bug)",
   "       1  01-adder    asks the model to echo the sum (no-echo bug)",
   "       1  02-greeter  greets by name (no-trim bug)",
+  "",
+  "copies (flags only: no score changes)",
+  "learner  exercise    matches",
+  "ada      01-adder    the reference solution",
+  "ada      02-greeter  the reference solution, cy, dee",
+  "cy       02-greeter  the reference solution, ada, dee",
+  "dee      02-greeter  the reference solution, ada, cy",
   "",
 ].join("\n");
 
