@@ -2,30 +2,16 @@
  * The boundary between a hidden test and the learner's realm, on a real worker thread with
  * the learner's code bundled by the real bundler (bundleLearner, import wall included).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { learnerRealms } from "./learner-realms.js";
 import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
-import { openRealm, type Realm } from "../../../dist/checker/realm/host.js";
 import { REALM_MESSAGES } from "../../../dist/checker/realm/messages.js";
 
-const dir = mkdtempSync(join(tmpdir(), "lab-realm-test-"));
-const realms: Realm[] = [];
-afterAll(async () => {
-  await Promise.all(realms.map((r) => r.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function learner(name: string, source: string): Promise<Record<string, any>> {
-  const file = join(dir, `${name}.ts`);
-  writeFileSync(file, source);
-  const realm = await openRealm(await bundleLearner(file, () => false));
-  realms.push(realm);
-  return realm.exports;
-}
+const { dir, realms, learner } = learnerRealms("realm-test");
 
 describe("what crosses the boundary", () => {
   test("plain data by structured clone, typed arrays included, and sync exports stay sync", async () => {
@@ -110,6 +96,32 @@ describe("what the learner's realm shares with the test, and what it keeps as wr
     const reason = m.aborted();
     expect(reason).toBeInstanceOf(DOMException);
     expect(reason).toMatchObject({ name: "AbortError" });
+  });
+
+  test("a test's stream is read through with for await, and a test's class instance's events reach a learner's listener", async () => {
+    const m = await learner(
+      "streams",
+      `export async function collect(stream: AsyncIterable<string>) { const seen: string[] = []; for await (const part of stream) seen.push(part); return seen; }
+       export async function listen(source: { on(event: string, f: (x: string) => void): void; done(): Promise<void> }) {
+         const heard: string[] = []; source.on("text", (x) => heard.push(x)); await source.done(); return heard;
+       }`,
+    );
+    async function* parts() {
+      yield "message_start";
+      yield "delta";
+      yield "message_stop";
+    }
+    expect(await m.collect(parts())).toEqual(["message_start", "delta", "message_stop"]);
+    class Emitter {
+      private readonly listeners: Array<(x: string) => void> = [];
+      on(_event: string, f: (x: string) => void) {
+        this.listeners.push(f);
+      }
+      async done() {
+        for (const word of ["one", "two"]) for (const f of this.listeners) await f(word);
+      }
+    }
+    expect(await m.listen(new Emitter())).toEqual(["one", "two"]);
   });
 
   test("the realm has no clock of its own: performance.now and Date.now read the test's, as the test sets them", async () => {

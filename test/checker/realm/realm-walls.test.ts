@@ -2,27 +2,11 @@
  * What the learner's realm can never reach on the test's side, tried as a hostile learner
  * would: through the proxies it is handed, and around them, straight on the membrane's port.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
-import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
-import { openRealm, type Realm, realmFlags } from "../../../dist/checker/realm/host.js";
+import { describe, expect, test } from "vitest";
+import { learnerRealms } from "./learner-realms.js";
+import { realmFlags } from "../../../dist/checker/realm/host.js";
 
-const dir = mkdtempSync(join(tmpdir(), "lab-realm-walls-"));
-const realms: Realm[] = [];
-afterAll(async () => {
-  await Promise.all(realms.map((r) => r.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function learner(name: string, source: string): Promise<Record<string, any>> {
-  const file = join(dir, `${name}.ts`);
-  writeFileSync(file, source);
-  const realm = await openRealm(await bundleLearner(file, () => false));
-  realms.push(realm);
-  return realm.exports;
-}
+const { learner } = learnerRealms("realm-walls");
 
 /** Something only the test's side holds: if it ever reaches the learner's realm, the wall fell. */
 const TEST_SIDE_SECRET = "test-side-secret-5e1f";

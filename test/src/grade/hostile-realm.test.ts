@@ -7,7 +7,7 @@
  * Here every route must fail, each with the sentence that says what happened.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { REALM_MESSAGES } from "../../../checker/realm/messages.js";
@@ -54,8 +54,17 @@ let graded: ReturnType<typeof spawnSync>;
 let rows: Row[];
 const rowOf = (learner: string, exercise: string) => rows.find((r) => r.learner === learner && r.exercise === exercise)!;
 
+/** 28's files as an instructor would find them: the solution with a timer behind, and the untouched stub of exercise 2. */
+function layTimerLearner(dir: string): void {
+  const learner = join(dir, "28-timer-into-next");
+  const file = join(learner, "01-tool-loop.ts");
+  writeFileSync(file, readFileSync(file, "utf8").replace("// __LAB_REFERENCE_SOLUTION__", readFileSync(join(ROOT, "solutions/01-tool-loop.ts"), "utf8")));
+  copyFileSync(join(ROOT, "exercises/02-retry/stub.ts"), join(learner, "02-retry.ts"));
+}
+
 beforeAll(() => {
   const dir = classCopy(LEARNERS);
+  layTimerLearner(dir);
   graded = spawnSync(process.execPath, [LAB, "grade", dir, "--exercises", "1,2", "--timeout", "30", "--jobs", "2"], { cwd: ROOT, encoding: "utf8" });
   rows = readFileSync(join(dir, ".lab-grade/results.jsonl"), "utf8")
     .trim()
