@@ -37,7 +37,10 @@ describe("exercise 4, tier 2: the loop guard as a graph node", () => {
     const heard = sent.filter((texts) => texts.includes(nudge));
     expect(heard, "requests carrying the nudge: it went out, and one more call followed it").toHaveLength(1);
     expect(sent.at(-1)?.at(-1), "the nudge is the last thing the model read").toBe(nudge);
-    expect(sent.flat().some((text) => text.startsWith("Run stopped")), "the stop reached the model").toBe(false);
+    expect(
+      sent.flat().some((text) => text.startsWith("Run stopped")),
+      "the stop reached the model",
+    ).toBe(false);
     expect(final.messages.at(-1)?.text).toBe(`Run stopped: ${said[1]}`);
   });
 });
