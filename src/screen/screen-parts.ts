@@ -9,6 +9,11 @@ import { wrapCodeLine, wrapLine, wrapText } from "./wrap.js";
 
 /** Where the run stands, in a few words and a colour; the drill's header says the same. */
 export function statusLine(state: ScreenState): { text: string; color?: string } {
+  const status = runStatus(state);
+  return state.live ? { ...status, text: status.text ? `${status.text} · ${state.live}` : state.live } : status;
+}
+
+function runStatus(state: ScreenState): { text: string; color?: string } {
   if (state.phase === "waiting") return { text: M.waiting };
   if (state.phase === "running") return { text: state.stopping ? M.stoppedForSave : state.queued ? M.queued : M.running, color: "yellow" };
   if (!state.last) return { text: "" };
