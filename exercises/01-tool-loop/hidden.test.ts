@@ -130,7 +130,7 @@ describe("01 tool loop", () => {
     const goal = "What is the weather in Paris, Tokyo and Lima, today and tomorrow? Look each one up with get_weather.";
     const { answer, error } = await settle(agent(session.client, goal, WEATHER_TOOLS, dispatch, { maxSteps: 6 }));
 
-    expect(session.calls().length, "model calls, with maxSteps 6").toBeGreaterThan(0);
+    expect(session.calls().filter((c) => c.status === 200).length, "model calls answered").toBeGreaterThan(0);
     expect(session.calls().length, "model calls, with maxSteps 6").toBeLessThanOrEqual(6);
     const messages = session.bodies().at(-1)!.messages;
     expectOneResultMessagePerTurn(messages);
@@ -151,7 +151,7 @@ describe("01 tool loop", () => {
     const { error } = await settle(agent(session.client, goal, LIST_FILES, () => "notes.txt\nreport.md", { maxSteps: 2 }));
 
     const calls = session.calls();
-    expect(calls.length, "model calls with maxSteps 2").toBeGreaterThan(0);
+    expect(calls.filter((c) => c.status === 200).length, "model calls answered").toBeGreaterThan(0);
     expect(calls.length, "model calls with maxSteps 2").toBeLessThanOrEqual(2);
     const last = calls.at(-1)?.response as Anthropic.Message | undefined;
     if (calls.length === 2 && last?.stop_reason === "tool_use") {
