@@ -8,7 +8,8 @@ import Anthropic, { type ClientOptions } from "#anthropic-sdk";
 import { randomUUID } from "node:crypto";
 import { startProvider, type Provider, type ProviderOptions } from "../provider/index.js";
 import type { ScenarioSession } from "./scenario-session.js";
-import { expectLiveCheckName, liveParts, liveUrl, skipStaged } from "./live/live-session.js";
+import { liveUrl } from "./live/live-env.js";
+import { expectLiveCheckName, liveParts, skipStaged } from "./live/live-session.js";
 
 export type { ScenarioSession };
 
@@ -71,10 +72,10 @@ async function scriptedParts(name: string, apiKey: string, opts: SessionOptions)
 
 /** Opens a session on a named scenario of the scripted provider, or on the real endpoint in a live run. */
 export async function useScenario(name: string, opts: SessionOptions = {}): Promise<ScenarioSession> {
-  const apiKey = `lab-${randomUUID()}`;
   const live = liveUrl();
-  if (opts.live) await expectLiveCheckName();
-  else if (live) await skipStaged(name);
+  if (opts.live) expectLiveCheckName();
+  else if (live) skipStaged(name);
+  const apiKey = `lab-${randomUUID()}`;
   const parts = live ? await liveParts(live, apiKey) : await scriptedParts(name, apiKey, opts);
   const client = new Anthropic({ baseURL: parts.url, apiKey, maxRetries: 0, ...opts.client });
   const calls = () => parts.requests().filter((r) => r.endpoint === "messages");

@@ -5,7 +5,7 @@
  * gate (checker/testing/live/gate.ts) holds the key, counts the money and keeps the cap, and
  * the workers are told its URL in their environment.
  */
-import { LIVE_ENV } from "../../checker/testing/live/live-session.js";
+import { LIVE_ENV } from "../../checker/testing/live/live-env.js";
 import { openGate, type Gate, type Spend } from "../../checker/testing/live/gate.js";
 import { UsageError } from "../terminal/errors.js";
 

@@ -6,13 +6,11 @@
  * stage (a fault on cue, an exact usage, a scripted answer) is skipped instead, with a sentence
  * saying why; a test marked `live: true` holds whatever the model says, and runs.
  */
+import { TestRunner } from "vitest";
 import { isLiveCheck, LIVE_CHECK_PREFIX } from "../../model/exercises.js";
 import type { Provider } from "../../provider/index.js";
 import type { ScenarioSession } from "../scenario-session.js";
 import { startRelay, type Relay } from "./relay.js";
-
-/** The variable that puts a worker in live mode: the base URL of the lab's gate. */
-export const LIVE_ENV = "LAB_LIVE_URL";
 
 /** What each scripted scenario does that a real model cannot be made to do on cue. */
 const STAGES: Record<string, string> = {
@@ -42,23 +40,20 @@ export const LIVE_MESSAGES = {
     `"${name}" opens a live session, so its name must start with "${LIVE_CHECK_PREFIX}": the self-check judges live checks among themselves.`,
 } as const;
 
-/** The gate's URL when this worker runs live, else null. */
-export const liveUrl = (): string | null => process.env[LIVE_ENV] || null;
-
-/** The test running now, if any (vitest's runner is loaded only when a test asks). */
-const currentTest = async () => (await import("vitest/suite")).getCurrentTest();
-
-/** Skips the test that is running now, with the reason; never returns. */
-export async function skipStaged(scenario: string): Promise<never> {
-  const test = await currentTest();
+/**
+ * Skips the test that is running now, with the reason; never returns. Called synchronously from
+ * useScenario, so the test is the one that asked (a session opened in a hook cannot be skipped).
+ */
+export function skipStaged(scenario: string): never {
+  const test = TestRunner.getCurrentTest();
   if (!test) throw new Error(LIVE_MESSAGES.outsideTest(scenario));
   test.context.skip(LIVE_MESSAGES.staged(scenario));
   throw new Error("unreachable: skip() throws");
 }
 
 /** Throws unless the test running now is named as a live check. */
-export async function expectLiveCheckName(): Promise<void> {
-  const name = (await currentTest())?.name;
+export function expectLiveCheckName(): void {
+  const name = TestRunner.getCurrentTest()?.name;
   if (name !== undefined && !isLiveCheck(name)) throw new Error(LIVE_MESSAGES.unnamed(name));
 }
 
