@@ -54,13 +54,13 @@ const seconds = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(", ");
 const retryable = (status: number) => status === 0 || status === 429 || status >= 500;
 
 describe("02 retry", () => {
-  test("live: whatever the endpoint answers, only a retryable failure is sent again: a temperature of 2 is refused once and rethrown (retries-400 bug)", async () => {
+  test("live: whatever the endpoint answers, only a retryable failure is sent again: an empty conversation is refused once and rethrown (retries-400 bug)", async () => {
     const session = await useScenario("echo", { live: true });
     const clock = fakeClock();
-    // Outside the API's 0 to 1: refused with a 400, every time it is sent.
-    const tooHot = () => session.client.messages.create({ model: MODEL, max_tokens: 64, temperature: 2, messages: [{ role: "user", content: "Hello." }] });
+    // No messages at all: refused with a 400, every time it is sent.
+    const empty = () => session.client.messages.create({ model: MODEL, max_tokens: 64, messages: [] });
 
-    const { error } = await settle(callWithRetry(tooHot, { sleep: clock.sleep, random: seededRandom(3) }));
+    const { error } = await settle(callWithRetry(empty, { sleep: clock.sleep, random: seededRandom(3) }));
 
     const statuses = session.calls().map((c) => c.status);
     expect(statuses.length, "attempts").toBeGreaterThan(0);

@@ -99,7 +99,7 @@ describe("10 accounting", { timeout: 8_000 }, () => {
     const served = session.calls().map((c) => c.usage!);
     const rows = ledgerRowsSince(from);
     expect(served, "calls the endpoint answered").toHaveLength(2);
-    const counts = (u: Usage) => [u.input_tokens, u.output_tokens, u.cache_creation_input_tokens ?? 0, u.cache_read_input_tokens ?? 0];
+    const counts = (u: Pick<Usage, "input_tokens" | "output_tokens" | "cache_creation_input_tokens" | "cache_read_input_tokens">) => [u.input_tokens, u.output_tokens, u.cache_creation_input_tokens ?? 0, u.cache_read_input_tokens ?? 0];
     expect(rows.map((r) => [r.in, r.out, r.cacheWrite, r.cacheRead]), "each row's four counts, against the usage returned").toEqual(served.map(counts));
     rows.forEach((row, i) => {
       const u = served[i]!;
