@@ -47,7 +47,7 @@ export function parsePort(value: string): number {
 function withLive(command: Command): Command {
   return command
     .option("--live [url]", "run against a real endpoint: the Anthropic API (with ANTHROPIC_API_KEY), or a compatible server at url")
-    .option("--max-usd <usd>", "with --live: the most the run may spend, in USD (default 0.50)");
+    .option("--max-usd <usd>", "with --live: the most the run may spend, in USD (default 1.00)");
 }
 
 /** Builds the command-line program; actions load their command module only when run. */

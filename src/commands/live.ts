@@ -17,8 +17,12 @@ export interface LiveFlags {
 }
 
 export const DEFAULT_LIVE_URL = "https://api.anthropic.com";
-/** The default cap: enough for a few live checks against the dearest model, small enough not to hurt. */
-export const DEFAULT_MAX_USD = 0.5;
+/**
+ * The default cap. Each request must fit its worst case under it before it goes (see gate.ts):
+ * a triage turn, about 50 KB of prompt with 8,192 tokens of output allowed, may cost up to $0.51
+ * on the dearest model, though it costs a few cents.
+ */
+export const DEFAULT_MAX_USD = 1;
 /** How long the probe waits for the endpoint to answer at all. */
 const PROBE_MS = 10_000;
 

@@ -2,7 +2,7 @@
  * `--live` end to end, with the scripted provider standing in for the remote endpoint (its URL
  * as the base URL): exercise 1's real hidden tests on the solution, through the gate.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { labPaths } from "../../../checker/paths.js";
 import { startProvider, type Exchange, type Provider } from "../../../checker/provider/index.js";
 import { usdOf } from "../../../checker/testing/pricing.js";
 import { main } from "../../../src/cli/main.js";
-import { LIVE_MESSAGES } from "../../../src/commands/live.js";
+import { DEFAULT_MAX_USD, LIVE_MESSAGES } from "../../../src/commands/live.js";
 import { captureIo } from "../../support/io.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -48,7 +48,7 @@ describe("lab check --live", () => {
     expect(err).toBe("");
     expect(code).toBe(0);
     const lines = out.split("\n");
-    expect(lines).toContain(LIVE_MESSAGES.header(provider.url("weather"), 0.5));
+    expect(lines).toContain(LIVE_MESSAGES.header(provider.url("weather"), DEFAULT_MAX_USD));
     const live = lines.filter((l) => l.startsWith("  PASS  live: "));
     const skipped = lines.flatMap((l, i) => (l.startsWith("  SKIP  ") ? [lines[i + 1]!.trim()] : []));
     expect(live.length, "live checks that passed").toBeGreaterThan(0);
@@ -57,7 +57,7 @@ describe("lab check --live", () => {
     for (const reason of skipped) expect(reason).toMatch(/^Skipped live: only the scripted provider can .+, which this test checks\.$/);
     expect(skipped).toContain("Skipped live: only the scripted provider can cut a reply off at max_tokens, which this test checks.");
     expect(lines).toContain(LIVE_MESSAGES.verdict(live.length, 0, skipped.length));
-    const spent = /^live: spent \$(\d+\.\d{4}) of \$0\.50 on (\d+) model calls \(\d+ tokens in, \d+ out\), priced from the usage the endpoint returned$/m.exec(
+    const spent = /^live: spent \$(\d+\.\d{4}) of \$1\.00 on (\d+) model calls \(\d+ tokens in, \d+ out\), priced from the usage the endpoint returned$/m.exec(
       out,
     );
     const exchanges = provider.requests.slice(before).filter((e) => e.endpoint === "messages");
@@ -79,6 +79,53 @@ describe("lab check --live", () => {
       /^Stopped before the cap: lab --live held this request back: it could cost up to \$0\.\d{4}, and \$0\.0000 of the --max-usd \$0\.01 is spent or promised\.$/m,
     );
     expect(out).toContain("live: spent $0.0000 of $0.01 on 0 model calls (0 tokens in, 0 out), priced from the usage the endpoint returned");
+  }, 60_000);
+});
+
+describe("start, drill and triage --live", () => {
+  test("lab start --live without a terminal: one live run, the spend printed, and no pass recorded (its staged tests were skipped)", async () => {
+    const cwd = project();
+
+    const { code, out } = await lab(cwd, ["start", "1", "--live", provider.url("weather")]);
+
+    expect(code).toBe(0);
+    expect(out).toContain(`${LIVE_MESSAGES.header(provider.url("weather"), DEFAULT_MAX_USD)}\n`);
+    expect(out).toMatch(/^  SKIP  /m);
+    expect(out).toMatch(/^live: spent \$0\.\d{4} of \$1\.00 on \d+ model calls/m);
+    const progress = JSON.parse(readFileSync(join(cwd, "ws/.lab/progress.json"), "utf8")) as {
+      exercises: Record<string, { passedAt?: string; lastRun?: unknown }>;
+    };
+    expect(progress.exercises["01-tool-loop"]?.lastRun).toBeDefined();
+    expect(progress.exercises["01-tool-loop"]?.passedAt).toBeUndefined();
+  }, 60_000);
+
+  test("lab drill --live without a terminal: the drill file's run goes to the endpoint, and the spend is printed", async () => {
+    const cwd = project();
+    const before = provider.requests.length;
+
+    const { code, out } = await lab(cwd, ["drill", "1", "--live", provider.url("weather")]);
+
+    // A fresh drill file holds the stub: the live checks fail on it, without a call reaching the endpoint.
+    expect(code).toBe(1);
+    expect(out).toContain(`${LIVE_MESSAGES.header(provider.url("weather"), DEFAULT_MAX_USD)}\n`);
+    expect(out).toMatch(/^  SKIP  /m);
+    expect(out).toContain("live: spent $0.0000 of $1.00 on 0 model calls (0 tokens in, 0 out), priced from the usage the endpoint returned");
+    expect(provider.requests.slice(before).filter((e) => e.endpoint === "messages")).toEqual([]);
+  }, 60_000);
+
+  test("lab triage --live: the triage loop's calls go through the gate, and the spend is what the endpoint charged", async () => {
+    const before = provider.requests.length;
+
+    const { code, out, err } = await lab(project(), ["triage", "how do I rotate an API key", "--tenant", "acme", "--live", provider.url("acme-triage")]);
+
+    expect(err).toBe("");
+    expect(code, out).toBe(0);
+    expect(out).toContain(`${LIVE_MESSAGES.header(provider.url("acme-triage"), DEFAULT_MAX_USD)}\n`);
+    const exchanges = provider.requests.slice(before).filter((e) => e.endpoint === "messages");
+    expect(exchanges.length).toBeGreaterThan(0);
+    const spent = /^live: spent \$(\d+\.\d{4}) of \$1\.00 on (\d+) model calls/m.exec(out);
+    expect(Number(spent?.[1])).toBeCloseTo(charged(exchanges), 4);
+    expect(Number(spent?.[2])).toBe(exchanges.length);
   }, 60_000);
 });
 
