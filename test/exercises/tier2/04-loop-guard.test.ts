@@ -9,27 +9,25 @@ import { LoopGuard } from "../../../exercises/04-loop-guard/reference/tier3.js";
 import { langchainSession } from "./langchain-session.js";
 import { userTexts } from "./wire.js";
 
+/** The tier-3 LoopGuard, keeping everything it said. */
+class SayingGuard extends LoopGuard {
+  readonly said: string[] = [];
+
+  override check(tool: string, args: unknown, state: unknown, progress?: number): string | null {
+    const message = super.check(tool, args, state, progress);
+    if (message !== null) this.said.push(message);
+    return message;
+  }
+}
+
 describe("exercise 4, tier 2: the loop guard as a graph node", () => {
   test("the guard nudges once, the model reads the nudge, and the next trip ends the run with a report the model never sees", async () => {
     // "runaway" asks for list_files with the same (empty) input on every turn and never answers.
     const session = await langchainSession("runaway");
-    const guard = new LoopGuard();
-    const said: string[] = [];
-    const watched = {
-      get trips() {
-        return guard.trips;
-      },
-      get halted() {
-        return guard.halted;
-      },
-      check(tool: string, args: unknown, state: unknown, progress?: number) {
-        const message = guard.check(tool, args, state, progress);
-        if (message !== null) said.push(message);
-        return message;
-      },
-    };
+    const guard = new SayingGuard();
 
-    const final = await buildGraph(watched).invoke({ messages: [new HumanMessage("Tidy up the workspace.")] });
+    const final = await buildGraph(guard).invoke({ messages: [new HumanMessage("Tidy up the workspace.")] });
+    const { said } = guard;
 
     expect(said, "what the guard said: a nudge, then the trip that ends the run").toHaveLength(2);
     const nudge = said[0]!;

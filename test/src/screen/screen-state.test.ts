@@ -3,7 +3,11 @@ import { initialScreenState, runSummary, screenReducer, type ScreenAction, type 
 import { statusLine } from "../../../src/screen/screen-parts.js";
 import { EXERCISE, failed, fresh, NAMES, passed, result, SYNTAX, TIMEOUT } from "./fixtures.js";
 
-const skipped = (name: string) => ({ ...passed(name), state: "skipped" as const, note: "Skipped live: only the scripted provider can refuse with empty content, which this test checks." });
+const skipped = (name: string) => ({
+  ...passed(name),
+  state: "skipped" as const,
+  note: "Skipped live: only the scripted provider can refuse with empty content, which this test checks.",
+});
 
 const run = (state: ScreenState, ...actions: ScreenAction[]) => actions.reduce(screenReducer, state);
 const started: ScreenAction = { type: "run-started", exercise: "01-adder", file: "/ws/01-adder.ts" };
