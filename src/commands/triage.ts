@@ -1,6 +1,7 @@
 /**
  * `lab triage "question" --tenant acme`: the support-ticket triage agent of exercise 11, run
- * against the scripted provider. It streams what the loop does, then prints the answer, its
+ * against the scripted provider (with --live, a real endpoint through the lab's gate, which
+ * counts the money and keeps --max-usd). It streams what the loop does, then prints the answer, its
  * citations and where the money went. The loop is the learner's own once exercise 11 has
  * passed, the reference one before that; the parts are the lab's reference parts.
  */

@@ -4,7 +4,7 @@ import { formatSeconds } from "../progress/drills.js";
 import { FAILURE_WORDS, failureWords, firstLines } from "../report/failure-words.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
-import { paneWidth, runSummary, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
+import { paneWidth, runSummary, skippedCount, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
 import { wrapCodeLine, wrapLine, wrapText } from "./wrap.js";
 
 /** Where the run stands, in a few words and a colour; the drill's header says the same. */
@@ -149,6 +149,8 @@ export function fileErrorLines(error: FileError, width: number): Line[] {
 
 function allPassedLines(result: RunResult, state: ScreenState, width: number): Line[] {
   const n = state.exercise.number;
+  const skipped = skippedCount(result);
+  if (skipped > 0) return styled(wrapLine(`✔ ${M.ranPassed(result.total - skipped, skipped)}`, width, "", "  "), { color: "green" });
   return [
     ...styled(wrapLine(`✔ ${M.allPassed(result.total, n)}`, width, "", "  "), { color: "green", bold: true }),
     ...styled(wrapLine(M.compare(n), width, "  ")),

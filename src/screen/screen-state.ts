@@ -146,11 +146,14 @@ function upsertRow(rows: Row[], row: Row): Row[] {
 export const STOPPED_FOR_SAVE = "stopped for your new save";
 
 /** What one finished run amounted to, in a few words. */
+/** Tests a run skipped (a live run skips those only the scripted provider can stage). */
+export const skippedCount = (result: RunResult) => result.tests.filter((t) => t.state === "skipped").length;
+
 export function runSummary(result: RunResult): string {
   if (result.error?.kind === "timeout") return "stopped: it ran past the time limit";
   if (result.error && result.total === 0) return result.error.kind === "syntax" ? "syntax error" : "your file did not load";
   // A live run skips what only the scripted provider can stage: "all passed" would claim those too.
-  const skipped = result.tests.filter((t) => t.state === "skipped").length;
+  const skipped = skippedCount(result);
   if (skipped > 0) return `${result.passed} of ${result.total - skipped} passed, ${skipped} skipped`;
   if (result.status === "passed") return `all ${result.total} passed`;
   return `${result.passed} of ${result.total} passed`;
@@ -238,5 +241,5 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
   }
 }
 
-/** True when the last finished run passed every test. */
-export const allPassed = (state: ScreenState) => state.last?.status === "passed";
+/** True when the last finished run passed every test, none skipped. */
+export const allPassed = (state: ScreenState) => state.last?.status === "passed" && skippedCount(state.last) === 0;
