@@ -168,6 +168,15 @@ export function findExercise(exercises: Exercise[], key: string): Exercise | und
   return exercises.find((e) => e.id === key || e.slug === key || (Number.isInteger(n) && e.number === n));
 }
 
+/**
+ * How a live check's name starts: a hidden test whose assertions hold whatever the model says,
+ * run against a real endpoint by `--live` while the tests only the scripted provider can stage
+ * are skipped (checker/testing/live/).
+ */
+export const LIVE_CHECK_PREFIX = "live: ";
+
+export const isLiveCheck = (name: string) => name.startsWith(LIVE_CHECK_PREFIX);
+
 /** The test name's "(id bug)" suffix, if it has one. */
 export function bugOfTest(name: string): string | null {
   return /\(([a-z0-9]+(?:-[a-z0-9]+)*) bug\)\s*$/.exec(name)?.[1] ?? null;

@@ -15,6 +15,8 @@ export interface TestOutcome {
   failure: Failure | null;
   /** The named bug this test points at, from its "(id bug)" suffix and exercise.json. */
   bug: { id: string; summary: string } | null;
+  /** Why a skipped test was skipped, when it said (a live run names what only the scripted provider can stage). */
+  note?: string;
 }
 
 /** "forged": the worker's channel carried what its tests never sent (checker/run/workers/channel.ts). */

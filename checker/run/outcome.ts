@@ -44,7 +44,8 @@ export function outcomeOf(test: TestCase, exercise: Exercise): TestOutcome {
         ...(error.actual !== undefined ? { received: plain(error.actual) } : {}),
       }
     : null;
-  return { name: test.name, state, ms, failure, bug: bugFor(test.name, exercise) };
+  const note = result.state === "skipped" ? result.note : undefined;
+  return { name: test.name, state, ms, failure, bug: bugFor(test.name, exercise), ...(note ? { note } : {}) };
 }
 
 /** Results per test, in file order; a test that never reported is "not-run". */

@@ -5,10 +5,13 @@
  * correct solution written another way (alternatives/) pass like the solution does: a test
  * that fails them asserts one route, not the property. A test that is the only one catching
  * some mutant, or the only one named after it, has earned its place; one that does neither
- * could be deleted without anyone noticing, so it is reported too.
+ * could be deleted without anyone noticing, so it is reported too. Live checks ("live: ...")
+ * are judged among themselves, and the other tests among the rest: a live run skips the
+ * staged tests, so a live check that repeats one of them in words a real model can meet is
+ * the only guard of its bug there.
  */
 import { basename } from "node:path";
-import { bugOfTest, type Exercise } from "../model/exercises.js";
+import { bugOfTest, isLiveCheck, type Exercise } from "../model/exercises.js";
 import type { RunResult } from "../model/result.js";
 import type { Runner } from "../run/runner.js";
 
@@ -126,10 +129,13 @@ export function judge(exercise: Exercise, runs: ExerciseRuns): ExerciseVerdict {
   );
 
   const uniqueKills: Record<string, string[]> = Object.fromEntries(tests.map((name) => [name, [] as string[]]));
-  for (const m of mutants) if (m.killedBy.length === 1) uniqueKills[m.killedBy[0]!]!.push(m.bug);
+  const sameKind = (a: string, b: string) => isLiveCheck(a) === isLiveCheck(b);
+  for (const m of mutants) {
+    for (const name of m.killedBy) if (m.killedBy.filter((killer) => sameKind(killer, name)).length === 1) uniqueKills[name]!.push(m.bug);
+  }
   if (problems.length === 0) {
     const onlyNamedKiller = (name: string) =>
-      mutants.some((m) => bugOfTest(name) === m.bug && m.killedBy.filter((killer) => bugOfTest(killer) === m.bug).length === 1);
+      mutants.some((m) => bugOfTest(name) === m.bug && m.killedBy.filter((killer) => bugOfTest(killer) === m.bug && sameKind(killer, name)).length === 1);
     for (const name of tests) {
       if (uniqueKills[name]!.length === 0 && !onlyNamedKiller(name)) problems.push(SELF_CHECK_MESSAGES.testKillsNothingAlone(name));
     }

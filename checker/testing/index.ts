@@ -8,6 +8,8 @@ import Anthropic, { type ClientOptions } from "#anthropic-sdk";
 import { randomUUID } from "node:crypto";
 import { startProvider, type Provider, type ProviderOptions } from "../provider/index.js";
 import type { ScenarioSession } from "./scenario-session.js";
+import { liveUrl } from "./live/live-env.js";
+import { expectLiveCheckName, liveParts, skipStaged } from "./live/live-session.js";
 
 export type { ScenarioSession };
 
@@ -35,22 +37,38 @@ export interface SessionOptions {
   client?: Partial<ClientOptions>;
   /** Use this provider instead of the worker's shared one. */
   provider?: Provider;
+  /**
+   * The test's assertions hold whatever the model says (a live check): in a live run
+   * (`lab check N --live`) it runs against the real endpoint instead of the scenario. Without
+   * it a live run skips the test, saying what the scenario stages that a real model cannot.
+   */
+  live?: boolean;
 }
 
-/** Opens a session on a named scenario of the scripted provider. */
-export async function useScenario(name: string, opts: SessionOptions = {}): Promise<ScenarioSession> {
+type SessionParts = Pick<ScenarioSession, "url" | "requests" | "provider">;
+
+async function scriptedParts(name: string, apiKey: string, opts: SessionOptions): Promise<SessionParts> {
   const p = opts.provider ?? (await provider());
+  return { url: p.url(name, opts.options ?? {}), provider: p, requests: () => p.requests.filter((r) => r.apiKey === apiKey) };
+}
+
+/** Opens a session on a named scenario of the scripted provider, or on the real endpoint in a live run. */
+export async function useScenario(name: string, opts: SessionOptions = {}): Promise<ScenarioSession> {
+  const live = liveUrl();
+  if (opts.live) expectLiveCheckName();
+  else if (live) skipStaged(name);
   const apiKey = `lab-${randomUUID()}`;
-  const url = p.url(name, opts.options ?? {});
-  const client = new Anthropic({ baseURL: url, apiKey, maxRetries: 0, ...opts.client });
-  const requests = () => p.requests.filter((r) => r.apiKey === apiKey);
-  const calls = () => requests().filter((r) => r.endpoint === "messages");
+  const parts = live ? await liveParts(live, apiKey) : await scriptedParts(name, apiKey, opts);
+  const client = new Anthropic({ baseURL: parts.url, apiKey, maxRetries: 0, ...opts.client });
+  const calls = () => parts.requests().filter((r) => r.endpoint === "messages");
   return {
     client,
-    url,
+    url: parts.url,
     apiKey,
-    provider: p,
-    requests,
+    get provider() {
+      return parts.provider;
+    },
+    requests: parts.requests,
     calls,
     bodies: () => calls().map((r) => r.body as Anthropic.MessageCreateParams),
   };

@@ -7,6 +7,7 @@ export interface ScenarioSession {
   client: Anthropic;
   url: string;
   apiKey: string;
+  /** The scripted provider behind the session (a live session has none: reading it throws). */
   provider: Provider;
   /** Every exchange this session's API key made, in order. */
   requests(): Exchange[];

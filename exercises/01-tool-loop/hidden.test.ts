@@ -44,6 +44,17 @@ function open(scenario: string, options: Record<string, number> = {}): Promise<S
   return useScenario(scenario, { options, client: { fetch: fusedFetch(FUSE) } });
 }
 
+/** A live check: its assertions hold whatever the model says, so `lab check 1 --live` runs it against a real model. */
+function openLive(scenario: string): Promise<ScenarioSession> {
+  return useScenario(scenario, { live: true, client: { fetch: fusedFetch(FUSE) } });
+}
+
+const settle = <T>(promise: Promise<T>) =>
+  promise.then(
+    (answer) => ({ answer, error: null }),
+    (error: unknown) => ({ answer: null, error }),
+  );
+
 const blocksOf = (message: Param): Block[] =>
   typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
 
@@ -272,5 +283,45 @@ describe("01 tool loop", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(Anthropic.APIError);
     expect(session.calls()).toHaveLength(3);
+  });
+
+  // Live checks: whatever the model asks, each tool gets the input it wrote, every turn's results
+  // go back in one user message, and the cap holds.
+  test("live: a turn's results go back in ONE user message (split-results bug)", async () => {
+    const session = await openLive("weather");
+    const ran: Array<[string, unknown]> = [];
+    const dispatch: Dispatch = (name, input) => (ran.push([name, input]), "21C, clear");
+
+    const goal = "What is the weather in Paris, Tokyo and Lima, today and tomorrow? Look each one up with get_weather.";
+    const { answer, error } = await settle(agent(session.client, goal, WEATHER_TOOLS, dispatch, { maxSteps: 6 }));
+
+    expect(session.calls().filter((c) => c.status === 200).length, "model calls answered").toBeGreaterThan(0);
+    expect(session.calls().length, "model calls, with maxSteps 6").toBeLessThanOrEqual(6);
+    const messages = session.bodies().at(-1)!.messages;
+    expectOneResultMessagePerTurn(messages);
+    expectEveryIdAnswered(messages);
+    const asked = messages
+      .filter((m) => m.role === "assistant")
+      .flatMap(blocksOf)
+      .filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use")
+      .map((b) => [b.name, b.input]);
+    expect(ran.slice(0, asked.length), "what each tool was handed, against what the model asked").toEqual(asked);
+    if (error === null) expect(typeof answer).toBe("string");
+  });
+
+  test("live: maxSteps 2 allows 2 model calls, then an Error (no-step-cap bug)", async () => {
+    const session = await openLive("runaway");
+
+    const goal = "List the files in the workspace with list_files, then list them again to be sure.";
+    const { error } = await settle(agent(session.client, goal, LIST_FILES, () => "notes.txt\nreport.md", { maxSteps: 2 }));
+
+    const calls = session.calls();
+    expect(calls.filter((c) => c.status === 200).length, "model calls answered").toBeGreaterThan(0);
+    expect(calls.length, "model calls with maxSteps 2").toBeLessThanOrEqual(2);
+    const last = calls.at(-1)?.response as Anthropic.Message | undefined;
+    if (calls.length === 2 && last?.stop_reason === "tool_use") {
+      expect(error, "a run still asking for tools at the cap ends in the harness's own error").toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(Anthropic.APIError);
+    }
   });
 });

@@ -50,7 +50,24 @@ const stdev = (xs: number[]) => {
 };
 const seconds = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(", ");
 
+/** What a retry may follow: a rate limit, an overloaded or broken server, or a connection that dropped (status 0). */
+const retryable = (status: number) => status === 0 || status === 429 || status >= 500;
+
 describe("02 retry", () => {
+  test("live: whatever the endpoint answers, only a retryable failure is sent again: an empty conversation is refused once and rethrown (retries-400 bug)", async () => {
+    const session = await useScenario("echo", { live: true });
+    const clock = fakeClock();
+    // No messages at all: refused with a 400, every time it is sent.
+    const empty = () => session.client.messages.create({ model: MODEL, max_tokens: 64, messages: [] });
+
+    const { error } = await settle(callWithRetry(empty, { sleep: clock.sleep, random: seededRandom(3) }));
+
+    const statuses = session.calls().map((c) => c.status);
+    expect(statuses.length, "attempts").toBeGreaterThan(0);
+    expect(statuses.slice(0, -1).filter((status) => !retryable(status)), "attempts sent again after an answer no retry can change").toEqual([]);
+    const last = statuses.at(-1)!;
+    if (!retryable(last)) expect(error, "the endpoint's refusal, rethrown").toMatchObject({ status: last });
+  });
   test("a 400 is sent once and rethrown at once, with no sleep (retries-400 bug)", async () => {
     const session = await useScenario("bad-request");
     const clock = fakeClock();

@@ -69,6 +69,26 @@ const thrown = (fn: () => unknown): unknown => {
 };
 
 describe("03 budget", () => {
+  test("live: whatever the model answers, each call is charged at the usage the endpoint returned, and spent is their sum (forgets-output bug)", async () => {
+    const session = await useScenario("echo", { live: true });
+    const budget = new Budget(1);
+    const charges: number[] = [];
+
+    for (const content of ["Name one colour.", "Name one fruit."]) {
+      const reply = await session.client.messages.create({ model: OPUS, max_tokens: 64, messages: [{ role: "user", content }] });
+      charges.push(budget.charge(OPUS, reply.usage));
+    }
+
+    const paid = session.calls().map(({ usage: u }) => {
+      const { input_tokens: input, output_tokens: output, cache_creation_input_tokens: write, cache_read_input_tokens: read } = u!;
+      return input * 5e-6 + output * 25e-6 + (write ?? 0) * 6.25e-6 + (read ?? 0) * 0.5e-6;
+    });
+    expect(paid, "calls the endpoint answered").toHaveLength(2);
+    paid.forEach((usd, i) => expect(charges[i], `call ${i + 1}'s charge`).toBeCloseTo(usd, 9));
+    expect(budget.spent).toBeCloseTo(paid[0]! + paid[1]!, 9);
+    expect(budget.calls).toBe(2);
+  });
+
   test("the chapter's worked charge: 130k in, 1k out, 20k written, 40k read on opus is $0.82, state warn (forgets-output bug)", () => {
     const budget = new Budget(1.0);
 

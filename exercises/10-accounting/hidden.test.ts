@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { accounted, accountedStream, Ledger, LEDGER } from "lab:impl";
 import { tokenText, useScenario, type ScenarioSession } from "lab:test";
 
@@ -87,14 +87,34 @@ afterEach(() => {
 
 // Provider round trips slow down on a busy machine; a hung test still ends at the run's time limit.
 describe("10 accounting", { timeout: 8_000 }, () => {
-  let walkthrough: Promise<{ ledger: Ledger; usages: Usage[] }>;
-  beforeAll(() => {
-    walkthrough = runWalkthrough();
-    walkthrough.catch(() => {}); // each test that needs it reports the failure itself
+  test("live: whatever the model answers, a call and a streamed call are each booked at the tokens the endpoint reported, at the model's prices (stream-start-usage bug)", async () => {
+    const session = await useScenario("echo", { live: true });
+    const from = LEDGER.rows.length;
+    const ask = (content: string) => session.client.messages.create({ model: OPUS, max_tokens: 64, messages: [{ role: "user", content }] });
+    const streamed = (content: string) => session.client.messages.stream({ model: OPUS, max_tokens: 64, messages: [{ role: "user", content }] });
+
+    await accounted("live", OPUS, ask)("Say hello in five words.");
+    await accountedStream("live", OPUS, streamed)("Say goodbye in five words.");
+
+    const served = session.calls().map((c) => c.usage!);
+    const rows = ledgerRowsSince(from);
+    expect(served, "calls the endpoint answered").toHaveLength(2);
+    const counts = (u: Pick<Usage, "input_tokens" | "output_tokens" | "cache_creation_input_tokens" | "cache_read_input_tokens">) => [u.input_tokens, u.output_tokens, u.cache_creation_input_tokens ?? 0, u.cache_read_input_tokens ?? 0];
+    expect(rows.map((r) => [r.in, r.out, r.cacheWrite, r.cacheRead]), "each row's four counts, against the usage returned").toEqual(served.map(counts));
+    rows.forEach((row, i) => {
+      const u = served[i]!;
+      const paid = u.input_tokens * 5e-6 + u.output_tokens * 25e-6 + (u.cache_creation_input_tokens ?? 0) * 6.25e-6 + (u.cache_read_input_tokens ?? 0) * 0.5e-6;
+      expect(rowUsd(row)).toBeCloseTo(paid, 9);
+    });
   });
 
+  // Run once, by the first test that needs it (inside a test, so a live run can skip it); each
+  // test that needs it reports a failure itself.
+  let shared: Promise<{ ledger: Ledger; usages: Usage[] }> | null = null;
+  const walkthrough = () => (shared ??= runWalkthrough());
+
   test("the five-turn walk-through prices to $0.0427, 0.0149, 0.0123, 0.0150 and 0.0147: $0.0997 (per-million-prices bug)", async () => {
-    const { ledger, usages } = await walkthrough;
+    const { ledger, usages } = await walkthrough();
 
     // The provider charged exactly the chapter's token counts.
     expect(
@@ -109,7 +129,7 @@ describe("10 accounting", { timeout: 8_000 }, () => {
   });
 
   test("whereTheMoneyWent reads the four columns: output 0.253, cache write 0.589, cache read 0.154, hit rate 0.765 (pre-summed bug)", async () => {
-    const { ledger } = await walkthrough;
+    const { ledger } = await walkthrough();
 
     // Turn 1's four columns in the ratio of their rates: 20 × 1 : 180 × 5 : 6,100 × 1.25 : 0.
     const first = ledger.rows[0]!;

@@ -4,6 +4,10 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { packageRoot } from "../../checker/paths.js";
 import type { GradeFlags } from "../grade/options.js";
 import type { ProviderFlags } from "../commands/provider.js";
+import type { CheckOptions } from "../commands/check.js";
+import type { DrillFlags } from "../commands/drill.js";
+import type { StartOptions } from "../commands/start.js";
+import type { TriageOptions } from "../commands/triage.js";
 import type { Io } from "../terminal/io.js";
 
 export interface Outcome {
@@ -46,6 +50,13 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** `--live [url]` and `--max-usd`, on every command that can run against a real endpoint. */
+function withLive(command: Command): Command {
+  return command
+    .option("--live [url]", "run against a real endpoint: the Anthropic API (with ANTHROPIC_API_KEY), or a compatible server at url")
+    .option("--max-usd <usd>", "with --live: the most the run may spend, in USD (default 1.00)");
+}
+
 /** Builds the command-line program; actions load their command module only when run. */
 export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
   const outcome: Outcome = { code: 0 };
@@ -64,12 +75,14 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
       outcome.code = await listCommand(io);
     });
 
-  program
-    .command("start <exercise>")
-    .description("open an exercise's live screen: your file, its hidden tests rerun on every save")
-    .option("--poll", "poll the file for changes (for folders where saves are not noticed)")
+  withLive(
+    program
+      .command("start <exercise>")
+      .description("open an exercise's live screen: your file, its hidden tests rerun on every save")
+      .option("--poll", "poll the file for changes (for folders where saves are not noticed)"),
+  )
     .addHelpText("after", "\nExample:\n  $ lab start 1\n")
-    .action(async (key: string, opts: { poll?: boolean }) => {
+    .action(async (key: string, opts: StartOptions) => {
       const { startCommand } = await import("../commands/start.js");
       outcome.code = await startCommand(key, opts, io);
     });
@@ -83,13 +96,15 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
       outcome.code = await listCommand(io);
     });
 
-  program
-    .command("check <exercise>")
-    .description("run an exercise's hidden tests once, without the screen")
-    .option("--file <file>", "test this file instead of your workspace file")
-    .option("--json", "print the whole result as JSON")
-    .addHelpText("after", "\nExample:\n  $ lab check 1 --file solutions/01-tool-loop.ts\n")
-    .action(async (key: string, opts: { file?: string; json?: boolean }) => {
+  withLive(
+    program
+      .command("check <exercise>")
+      .description("run an exercise's hidden tests once, without the screen")
+      .option("--file <file>", "test this file instead of your workspace file")
+      .option("--json", "print the whole result as JSON"),
+  )
+    .addHelpText("after", "\nExamples:\n  $ lab check 1 --file solutions/01-tool-loop.ts\n  $ lab check 1 --live --max-usd 0.20\n")
+    .action(async (key: string, opts: CheckOptions) => {
       const { checkCommand } = await import("../commands/check.js");
       outcome.code = await checkCommand(key, opts, io);
     });
@@ -134,13 +149,15 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
       outcome.code = await solutionCommand(key, opts, io);
     });
 
-  program
-    .command("drill [exercise]")
-    .description("rewrite an exercise from memory against the clock, in a fresh file (default: exercise 1)")
-    .option("--history [exercise]", "print your past drills with a trend, for one exercise or all")
-    .option("--interview", 'after green, answer three "why" questions and mark your answers')
-    .option("--peek", "open the lesson, hints, references and solution freely (the attempt is marked as peeked)")
-    .option("--poll", "poll the file for changes (for folders where saves are not noticed)")
+  withLive(
+    program
+      .command("drill [exercise]")
+      .description("rewrite an exercise from memory against the clock, in a fresh file (default: exercise 1)")
+      .option("--history [exercise]", "print your past drills with a trend, for one exercise or all")
+      .option("--interview", 'after green, answer three "why" questions and mark your answers')
+      .option("--peek", "open the lesson, hints, references and solution freely (the attempt is marked as peeked)")
+      .option("--poll", "poll the file for changes (for folders where saves are not noticed)"),
+  )
     .addHelpText(
       "after",
       `
@@ -153,7 +170,7 @@ Example:
   $ lab drill 1 --interview
 `,
     )
-    .action(async (key: string | undefined, opts: { history?: boolean | string; interview?: boolean; peek?: boolean; poll?: boolean }) => {
+    .action(async (key: string | undefined, opts: DrillFlags) => {
       const { drillCommand } = await import("../commands/drill.js");
       outcome.code = await drillCommand(key, opts, io);
     });
@@ -197,12 +214,14 @@ Example:
       outcome.code = await providerCommand(opts, io);
     });
 
-  program
-    .command("triage [question]")
-    .description("run the support-ticket triage agent of exercise 11 on the scripted provider")
-    .option("--tenant <tenant>", "whose support desk: acme or globex")
+  withLive(
+    program
+      .command("triage [question]")
+      .description("run the support-ticket triage agent of exercise 11 on the scripted provider")
+      .option("--tenant <tenant>", "whose support desk: acme or globex"),
+  )
     .addHelpText("after", '\nExample:\n  $ lab triage "how do I rotate an API key" --tenant acme\n')
-    .action(async (question: string | undefined, opts: { tenant?: string }) => {
+    .action(async (question: string | undefined, opts: TriageOptions) => {
       const { triageCommand } = await import("../commands/triage.js");
       outcome.code = await triageCommand(question, opts, io);
     });

@@ -1,4 +1,5 @@
 import type { Exercise } from "../../checker/model/exercises.js";
+import type { RunResult } from "../../checker/model/result.js";
 import { isInside, realOrSame } from "../../checker/run/walls/import-wall.js";
 import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
 import { writeLine, type Io } from "../terminal/io.js";
@@ -8,8 +9,9 @@ import { walledRunnerOptions } from "../grade/sandbox.js";
 import { describeRun, describeTypeErrors } from "../report/plain-run.js";
 import { TypeChecker } from "../typecheck/type-checker.js";
 import { exerciseOrFail, implFileOrFail, loadContext, type LabContext } from "./context.js";
+import { LIVE_MESSAGES, liveEnv, liveTarget, openLive, spendLines, type LiveFlags } from "./live.js";
 
-export interface CheckOptions {
+export interface CheckOptions extends LiveFlags {
   file?: string;
   json?: boolean;
 }
@@ -36,9 +38,13 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
   const ctx = await loadContext(io, paths, { workspace: opts.file === undefined });
   const exercise = exerciseOrFail(ctx, key);
   const implFile = implFileOrFail(ctx, io, exercise, opts.file);
+  const target = liveTarget(opts, io.env);
+  const gate = target ? await openLive(target) : null;
   const walls = wallsFor(ctx, exercise, implFile);
   if (walls) writeLine(io.stderr, CHECK_NOTES.walled(implFile));
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls });
+  // Live, the workers learn the gate's URL from their environment (walled ones too: theirs is given whole).
+  const env = gate ? { env: liveEnv(gate, walls?.env ?? io.env) } : {};
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls, ...env });
   const typeCheck = opts.json || !ctx.config.config.typeCheck ? null : new TypeChecker();
   try {
     const request = { exercise, implFile };
@@ -46,19 +52,27 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
     // After the run, so it never takes CPU from it: the type check is a warning, not the verdict.
     const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
     if (opts.json) {
-      writeLine(io.stdout, JSON.stringify(result, null, 2));
+      const live = gate && { url: gate.upstream, maxUsd: gate.maxUsd, spend: gate.spend(), capped: gate.capped };
+      writeLine(io.stdout, JSON.stringify(live ? { ...result, live } : result, null, 2));
     } else {
       const said = inLearnerWords(result, exercise);
       writeLine(io.stdout, `lab check ${exercise.number}: ${exercise.title}`);
       writeLine(io.stdout, `file: ${implFile}`);
+      if (gate) writeLine(io.stdout, LIVE_MESSAGES.header(gate.upstream, gate.maxUsd));
       writeLine(io.stdout);
       const lines = describeRun(said);
       // The type errors go just above the closing line, which stays last for whoever reads it.
       lines.splice(lines.length - 1, 0, ...describeTypeErrors(await typeErrors));
+      if (gate && result.total > 0) lines.splice(lines.length - 1, 1, liveVerdict(result));
+      if (gate) lines.push(...spendLines(gate));
       for (const line of lines) writeLine(io.stdout, line);
     }
-    return result.status === "passed" ? 0 : 1;
+    // A live run the cap cut short is no verdict, whatever its tests made of the refusals.
+    return result.status === "passed" && !gate?.capped ? 0 : 1;
   } finally {
-    await Promise.all([runner.close(), typeCheck?.close()]);
+    await Promise.all([runner.close(), typeCheck?.close(), gate?.close()]);
   }
 }
+
+/** A live run's closing line: its verdict says live, and how many tests it left to the scripted provider. */
+const liveVerdict = (result: RunResult) => LIVE_MESSAGES.verdict(result.passed, result.failed, result.tests.filter((t) => t.state === "skipped").length);

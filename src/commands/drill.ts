@@ -1,9 +1,10 @@
 import { UserError } from "../terminal/errors.js";
-import { isInteractive, type Io } from "../terminal/io.js";
+import { isInteractive, writeLine, type Io } from "../terminal/io.js";
 import { WorkspaceWriteError } from "../progress/workspace-files.js";
 import { exerciseOrFail, loadContext, type LabContext } from "./context.js";
+import { LIVE_MESSAGES, liveEnv, liveStatus, liveTarget, openLive, spendLines, type LiveFlags } from "./live.js";
 
-export interface DrillFlags {
+export interface DrillFlags extends LiveFlags {
   /** `--history` alone (true) or `--history N`. */
   history?: boolean | string;
   interview?: boolean;
@@ -26,16 +27,20 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
     return showHistory({ io, workspaceDir, exercises: ctx.exercises, only, targetSeconds: config.drill.targetSeconds });
   }
   const exercise = exerciseOrFail(ctx, key ?? "1");
+  const target = liveTarget(opts, io.env);
+  const gate = target ? await openLive(target) : null;
+  const env = gate ? { env: liveEnv(gate, io.env) } : {};
   try {
+    if (gate) writeLine(io.stdout, LIVE_MESSAGES.header(gate.upstream, gate.maxUsd));
     if (!isInteractive(io)) {
       const { plainDrill } = await import("../drill/plain-drill.js");
-      return await plainDrill({ io, exercise, workspaceDir, timeoutSeconds: config.timeoutSeconds, interview: opts.interview ?? false });
+      return await plainDrill({ io, exercise, workspaceDir, timeoutSeconds: config.timeoutSeconds, interview: opts.interview ?? false, ...env });
     }
     const { importScreen } = await import("../screen/import-screen.js");
     const { runDrill } = await importScreen(() => import("../drill/run-drill.js"));
     const { Runner } = await import("../../checker/run/runner.js");
     // Where each test is declared is never shown; finding it costs every run a stack walk per test.
-    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds, warmSpares: true, taskLocations: false });
+    const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env });
     try {
       return await runDrill({
         io,
@@ -47,6 +52,7 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
         interview: opts.interview ?? false,
         targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines ?? exercise.targetLines },
         typeCheck: config.typeCheck,
+        ...(gate ? { live: () => liveStatus(gate) } : {}),
       });
     } finally {
       await runner.close();
@@ -54,5 +60,8 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
   } catch (err) {
     if (err instanceof WorkspaceWriteError) throw new UserError(err.message);
     throw err;
+  } finally {
+    for (const line of gate ? spendLines(gate) : []) writeLine(io.stdout, line);
+    await gate?.close();
   }
 }

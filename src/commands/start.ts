@@ -11,6 +11,8 @@ import { fileLink } from "../screen/terminal-link.js";
 import { TypeChecker } from "../typecheck/type-checker.js";
 import { INTERRUPTED_EXIT_CODE, runOnce } from "../watch/run-once.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
+import { LIVE_MESSAGES, liveEnv, liveStatus, liveTarget, openLive, spendLines, type LiveFlags } from "./live.js";
+import type { Gate } from "../../checker/testing/live/gate.js";
 
 export const START_MESSAGES = {
   created: (file: string) => `Created ${file} from the stub. Edit it in your editor; every save reruns the hidden tests.`,
@@ -19,7 +21,7 @@ export const START_MESSAGES = {
   polling: "Watching by polling the file (--poll).",
 } as const;
 
-export interface StartOptions {
+export interface StartOptions extends LiveFlags {
   poll?: boolean;
 }
 
@@ -41,29 +43,45 @@ function prepareFile(ctx: LabContext, io: Io, exercise: Exercise, progress: Prog
 }
 
 /** Without a terminal: one run, printed as plain lines, with `lab check`'s exit code. */
-async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: ProgressStore): Promise<number> {
+async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: ProgressStore, gate: Gate | null): Promise<number> {
   const implFile = prepareFile(ctx, io, exercise, progress, false);
   writeLine(io.stdout, START_MESSAGES.once(exercise.number));
+  if (gate) writeLine(io.stdout, LIVE_MESSAGES.header(gate.upstream, gate.maxUsd));
   const { timeoutSeconds } = ctx.config.config;
-  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number) });
+  const env = gate ? { env: liveEnv(gate, io.env) } : {};
+  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number), ...env });
+  for (const line of gate ? spendLines(gate) : []) writeLine(io.stdout, line);
   if (result === null) return INTERRUPTED_EXIT_CODE;
   recordRun(progress, exercise.id, result);
   return result.status === "passed" ? 0 : 1;
 }
 
-/** `lab start N`: the live screen in a terminal, one plain run anywhere else. */
+/** `lab start N`: the live screen in a terminal, one plain run anywhere else. With --live, against a real endpoint. */
 export async function startCommand(key: string, opts: StartOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
   const ctx = await loadContext(io, paths, { workspace: true });
-  let exercise = exerciseOrFail(ctx, key);
+  const exercise = exerciseOrFail(ctx, key);
+  const target = liveTarget(opts, io.env);
+  const gate = target ? await openLive(target) : null;
+  try {
+    return await startWith(ctx, io, exercise, opts, gate);
+  } finally {
+    await gate?.close();
+  }
+}
+
+async function startWith(ctx: LabContext, io: Io, first: Exercise, opts: StartOptions, gate: Gate | null): Promise<number> {
+  let exercise = first;
   const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
-  if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress);
+  if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress, gate);
 
   const poll = opts.poll ?? ctx.config.config.poll;
   const { importScreen } = await import("../screen/import-screen.js");
   const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
   // Where each test is declared is never shown; finding it costs every run a stack walk per test.
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false });
+  const env = gate ? { env: liveEnv(gate, io.env) } : {};
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env });
   const typeCheck = ctx.config.config.typeCheck ? new TypeChecker() : undefined;
+  const live = gate ? { live: () => liveStatus(gate) } : {};
   try {
     for (;;) {
       const file = prepareFile(ctx, io, exercise, progress, true);
@@ -71,7 +89,7 @@ export async function startCommand(key: string, opts: StartOptions, io: Io, path
       const editor = ctx.config.config.editor;
       const next = ctx.exercises.find((e) => e.number > exercise.number) ?? null;
       const openEditor = editor ? (onError: (sentence: string) => void) => openInEditor(editor, file, onError) : null;
-      const exit = await watchExercise({ io, exercise, file, next, runner, progress, poll, openEditor, typeCheck });
+      const exit = await watchExercise({ io, exercise, file, next, runner, progress, poll, openEditor, typeCheck, ...live });
       if (exit !== "next" || !next) return 0;
       exercise = next;
     }

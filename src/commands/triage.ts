@@ -1,6 +1,7 @@
 /**
  * `lab triage "question" --tenant acme`: the support-ticket triage agent of exercise 11, run
- * against the scripted provider. It streams what the loop does, then prints the answer, its
+ * against the scripted provider (with --live, a real endpoint through the lab's gate, which
+ * counts the money and keeps --max-usd). It streams what the loop does, then prints the answer, its
  * citations and where the money went. The loop is the learner's own once exercise 11 has
  * passed, the reference one before that; the parts are the lab's reference parts.
  */
@@ -17,6 +18,8 @@ import { RealmStopped } from "../../checker/realm/membrane.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { wrapText } from "../screen/wrap.js";
 import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
+import { LIVE_MESSAGES, liveTarget, openLive, spendLines, type LiveFlags, type LiveTarget } from "./live.js";
+import type { Gate } from "../../checker/testing/live/gate.js";
 
 export const TRIAGE_MESSAGES = {
   noQuestion: 'lab triage needs a question, e.g. lab triage "how do I rotate an API key" --tenant acme.',
@@ -64,10 +67,25 @@ async function loopFile(file: string): Promise<{ run: Run; realm: Realm }> {
   return { run: realm.exports["run"] as Run, realm };
 }
 
-export async function triageCommand(question: string | undefined, opts: { tenant?: string }, io: Io): Promise<number> {
+export interface TriageOptions extends LiveFlags {
+  tenant?: string;
+}
+
+/** Where the triage loop's model calls go: the scripted provider's triage scenario, or a live run's gate. */
+async function endpoint(target: LiveTarget | null): Promise<{ url: string; close(): Promise<void>; gate: Gate | null }> {
+  if (target) {
+    const gate = await openLive(target);
+    return { url: gate.url, close: () => gate.close(), gate };
+  }
+  const provider = await startProvider();
+  return { url: provider.url("acme-triage", {}), close: () => provider.close(), gate: null };
+}
+
+export async function triageCommand(question: string | undefined, opts: TriageOptions, io: Io): Promise<number> {
   if (!question?.trim()) throw new UserError(TRIAGE_MESSAGES.noQuestion);
   if (!opts.tenant?.trim()) throw new UserError(TRIAGE_MESSAGES.noTenant);
   const tenant = opts.tenant.trim();
+  const target = liveTarget(opts, io.env);
   const ctx = await loadContext(io);
   const exercise = exerciseOrFail(ctx, "11");
   const progress = new ProgressStore(ctx.config.workspaceDir, (s) => writeLine(io.stderr, s));
@@ -78,9 +96,13 @@ export async function triageCommand(question: string | undefined, opts: { tenant
   writeLine(io.stdout, `lab triage: "${question}" for tenant ${tenant}`);
   writeLine(io.stdout, yours ? TRIAGE_MESSAGES.yours(mine) : TRIAGE_MESSAGES.reference);
 
-  const provider = await startProvider();
+  const where = await endpoint(target).catch(async (error: unknown) => {
+    await realm.close();
+    throw error;
+  });
+  if (where.gate) writeLine(io.stdout, LIVE_MESSAGES.header(where.gate.upstream, where.gate.maxUsd));
   try {
-    const client = new (await import("@anthropic-ai/sdk")).default({ baseURL: provider.url("acme-triage", {}), apiKey: "lab-triage", maxRetries: 0 });
+    const client = new (await import("@anthropic-ai/sdk")).default({ baseURL: where.url, apiKey: "lab-triage", maxRetries: 0 });
     const ref = referenceParts({ client: client as unknown as Anthropic });
     const p = ref.parts;
     let turn = 0;
@@ -167,10 +189,11 @@ export async function triageCommand(question: string | undefined, opts: { tenant
     writeLine(io.stdout, `Citations: ${cites.length ? cites.join(", ") : "none"}`);
     writeLine(io.stdout, "");
     printMoney(io, ref.rows);
+    for (const line of where.gate ? spendLines(where.gate) : []) writeLine(io.stdout, line);
     return result.ok ? 0 : 1;
   } finally {
     await realm.close();
-    await provider.close();
+    await where.close();
   }
 }
 

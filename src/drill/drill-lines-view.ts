@@ -48,7 +48,8 @@ export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame):
   // A running clock shows whole seconds gone; a stopped one the time the summary reports, rounded the same way.
   const ms = elapsedMs(drill, nowMs);
   const seconds = isGreen(drill) ? Math.round(ms / 1000) : Math.floor(ms / 1000);
-  const status = drill.startedAt === null && screen.phase !== "running" ? { text: M.clockWaits } : statusLine(screen);
+  const waits = screen.live ? `${M.clockWaits} · ${screen.live}` : M.clockWaits;
+  const status = drill.startedAt === null && screen.phase !== "running" ? { text: waits } : statusLine(screen);
   return [
     ...titleLines(M.title(drill.attempt, drill.exercise.number, drill.exercise.title), M.targets(targets.seconds, targets.lines), width),
     ...styled(wrapCodeLine(drill.file, width), { dim: true }),

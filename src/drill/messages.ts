@@ -10,6 +10,8 @@ export const DRILL_MESSAGES = {
   howTo: "Write it from memory in your editor. The clock starts at your first save and stops at the first run where every hidden test passes.",
   peekFlag: "--peek: the lesson, hints, references and solution are open, and this attempt is marked as peeked.",
   polling: "Watching by polling the file (--poll).",
+  liveNotKept:
+    "--live: a real model answers, and the tests only the scripted provider can stage are skipped, so this attempt is timed but not added to your drill history.",
   title: (attempt: number, n: number, title: string) => `Drill ${attempt} · exercise ${n} · ${title}`,
   targets: (seconds: number, lines: number) => `target ${formatSeconds(seconds)} · ${lines} lines`,
   clockWaits: "The clock starts at your first save.",

@@ -18,9 +18,11 @@ export interface PlainDrillOptions {
   workspaceDir: string;
   timeoutSeconds: number;
   interview: boolean;
+  /** The workers' environment (a live run's names its gate); inherited by default. */
+  env?: Record<string, string>;
 }
 
-export async function plainDrill({ io, exercise, workspaceDir, timeoutSeconds, interview }: PlainDrillOptions): Promise<number> {
+export async function plainDrill({ io, exercise, workspaceDir, timeoutSeconds, interview, env }: PlainDrillOptions): Promise<number> {
   if (interview) writeLine(io.stderr, M.plainInterview);
   const latest = drillFiles(workspaceDir, exercise).at(-1);
   let file: string;
@@ -32,7 +34,7 @@ export async function plainDrill({ io, exercise, workspaceDir, timeoutSeconds, i
     file = createDrillFile(workspaceDir, exercise, Math.max(0, ...attempts)).file;
     writeLine(io.stdout, M.plainFresh(exercise.number, file));
   }
-  const result = await runOnce({ exercise, implFile: file, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number) });
+  const result = await runOnce({ exercise, implFile: file, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number), ...(env ? { env } : {}) });
   if (result === null) return INTERRUPTED_EXIT_CODE;
   return result.status === "passed" ? 0 : 1;
 }

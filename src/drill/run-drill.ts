@@ -50,6 +50,11 @@ export interface DrillOptions {
   tickMs?: number;
   /** Type-check the drill file after each run (a warning on the screen); on unless false. */
   typeCheck?: boolean;
+  /**
+   * A live drill (--live): what the endpoint has cost so far, shown beside each verdict. Its
+   * tests that only the scripted provider can stage are skipped, so the attempt is not recorded.
+   */
+  live?: () => string;
 }
 
 /** Lines of code in the drill file now; a file that is gone counts none. */
@@ -101,8 +106,10 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   writeLine(io.stdout, M.howTo);
   if (options.peek) writeLine(io.stdout, M.peekFlag);
   if (options.poll) writeLine(io.stdout, M.polling);
+  const { live } = options;
+  if (live) writeLine(io.stdout, M.liveNotKept);
 
-  const screen = createScreenStore(initialScreenState({ exercise, file }));
+  const screen = createScreenStore(initialScreenState({ exercise, file, live: live?.() ?? null }));
   const drill = createStore(
     drillReducer,
     initialDrillState({ exercise, attempt, file, given, peek: options.peek, questions: options.interview ? exercise.questions : null }),
@@ -112,13 +119,14 @@ export async function runDrill(options: DrillOptions): Promise<number> {
     options.startSession ??
     ((f: string) => WatchSession.start({ runner: options.runner, exercise, file: f, poll: options.poll, typeCheck: typeCheck ?? undefined }));
   const session = await startSession(file);
+  const stopLive = live ? session.subscribe((event) => event.type === "run-finished" && screen.dispatch({ type: "live", text: live() })) : null;
   const measure = () => measureFile(file);
   const version = () => readFileSafe(file);
   const recordAt = (nowMs: number) => recordOf(drill.getState(), { nowMs, at: date(), lines: measure(), file: relative(workspaceDir, file) });
   // What is already in the history for this attempt: written at green, or when the terminal closed.
   let saved: DrillRecord | null = null;
   const saveNow = (record: DrillRecord | null) => {
-    if (!record) return;
+    if (!record || live) return;
     try {
       saveRecord(workspaceDir, record);
       saved = record;
@@ -137,6 +145,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   } finally {
     quitAt = now();
     stopSignals();
+    stopLive?.();
     // Quitting must not wait for learner code that may never end.
     if (session.running) writeLine(io.stdout, WATCH_MESSAGES.stopping);
     await session.close({ stopRun: true });
@@ -160,6 +169,10 @@ export async function runDrill(options: DrillOptions): Promise<number> {
     interview: record.interview ?? null,
   };
   for (const line of resultLines(attemptResult, previous, targets)) writeLine(io.stdout, line);
+  if (live) {
+    writeLine(io.stdout, M.liveNotKept);
+    return 0;
+  }
   try {
     if (JSON.stringify(record) !== JSON.stringify(saved)) saveRecord(workspaceDir, record);
     writeLine(io.stdout, M.recorded(drillsFile(workspaceDir)));

@@ -15,7 +15,9 @@ export function recordRun(progress: ProgressStore, exerciseId: string, result: R
   progress.update(exerciseId, (record, now) => {
     record.startedAt ??= now;
     record.lastRun = { at: now, passed: result.passed, total: result.total };
-    if (result.status === "passed" && !record.passedAt) {
+    // A run that skipped tests (a live run) proves only part of the exercise: it is no pass.
+    const complete = result.tests.every((t) => t.state !== "skipped");
+    if (result.status === "passed" && complete && !record.passedAt) {
       record.passedAt = now;
       firstPass = true;
     }

@@ -55,6 +55,7 @@ export function describeTest(test: TestOutcome): string[] {
     if (test.failure?.received !== undefined) lines.push(indent(`received: ${test.failure.received.split("\n").slice(0, 8).join("\n          ")}`));
     if (test.bug?.summary) lines.push(indent(`why it matters: ${test.bug.summary}`));
   }
+  if (test.state === "skipped" && test.note) lines.push(indent(test.note));
   return lines;
 }
 

@@ -8,6 +8,8 @@ export const SCREEN_MESSAGES = {
   whyItMatters: (summary: string) => `Why it matters: ${summary}`,
   timeoutAfter: "Your file is still being watched: save again to rerun.",
   allPassed: (total: number, n: number) => `All ${total} tests pass: exercise ${n} is solved, and your progress records it.`,
+  ranPassed: (ran: number, skipped: number) =>
+    `All ${ran} tests that ran pass. ${skipped} were skipped, as only the scripted provider can stage them: without --live they run too.`,
   compare: (n: number) => `Compare with the reference solution: lab solution ${n}`,
   next: (n: number, title: string) => `Next: press n for exercise ${n}, ${title}.`,
   last: "That was the last exercise.",

@@ -4,11 +4,16 @@ import { formatSeconds } from "../progress/drills.js";
 import { FAILURE_WORDS, failureWords, firstLines } from "../report/failure-words.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
-import { paneWidth, runSummary, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
+import { paneWidth, runSummary, skippedCount, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
 import { wrapCodeLine, wrapLine, wrapText } from "./wrap.js";
 
 /** Where the run stands, in a few words and a colour; the drill's header says the same. */
 export function statusLine(state: ScreenState): { text: string; color?: string } {
+  const status = runStatus(state);
+  return state.live ? { ...status, text: status.text ? `${status.text} · ${state.live}` : state.live } : status;
+}
+
+function runStatus(state: ScreenState): { text: string; color?: string } {
   if (state.phase === "waiting") return { text: M.waiting };
   if (state.phase === "running") return { text: state.stopping ? M.stoppedForSave : state.queued ? M.queued : M.running, color: "yellow" };
   if (!state.last) return { text: "" };
@@ -144,6 +149,8 @@ export function fileErrorLines(error: FileError, width: number): Line[] {
 
 function allPassedLines(result: RunResult, state: ScreenState, width: number): Line[] {
   const n = state.exercise.number;
+  const skipped = skippedCount(result);
+  if (skipped > 0) return styled(wrapLine(`✔ ${M.ranPassed(result.total - skipped, skipped)}`, width, "", "  "), { color: "green" });
   return [
     ...styled(wrapLine(`✔ ${M.allPassed(result.total, n)}`, width, "", "  "), { color: "green", bold: true }),
     ...styled(wrapLine(M.compare(n), width, "  ")),

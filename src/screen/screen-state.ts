@@ -84,6 +84,8 @@ export interface ScreenState {
   watchError: string | null;
   /** The runner failed (not the learner's code). */
   crash: string | null;
+  /** In a live run (--live): the endpoint's spend so far, shown beside every verdict. */
+  live: string | null;
 }
 
 export type ScreenAction =
@@ -94,7 +96,8 @@ export type ScreenAction =
   | { type: "pane-scrolled"; by: number; height: number }
   | { type: "resized"; size: ScreenSize }
   | { type: "pane-closed" }
-  | { type: "notice"; text: string };
+  | { type: "notice"; text: string }
+  | { type: "live"; text: string };
 
 export function initialScreenState(init: {
   exercise: ScreenExercise;
@@ -103,6 +106,7 @@ export function initialScreenState(init: {
   hintsShown?: number;
   notices?: string[];
   size?: ScreenSize;
+  live?: string | null;
 }): ScreenState {
   return {
     exercise: init.exercise,
@@ -126,6 +130,7 @@ export function initialScreenState(init: {
     fileMissing: false,
     watchError: null,
     crash: null,
+    live: init.live ?? null,
   };
 }
 
@@ -141,10 +146,16 @@ function upsertRow(rows: Row[], row: Row): Row[] {
 export const STOPPED_FOR_SAVE = "stopped for your new save";
 
 /** What one finished run amounted to, in a few words. */
+/** Tests a run skipped (a live run skips those only the scripted provider can stage). */
+export const skippedCount = (result: RunResult) => result.tests.filter((t) => t.state === "skipped").length;
+
 export function runSummary(result: RunResult): string {
   if (result.error?.kind === "timeout") return "stopped: it ran past the time limit";
   if (result.error && result.total === 0)
     return result.error.kind === "syntax" ? "syntax error" : result.error.kind === "forged" ? "stopped" : "your file did not load";
+  // A live run skips what only the scripted provider can stage: "all passed" would claim those too.
+  const skipped = skippedCount(result);
+  if (skipped > 0) return `${result.passed} of ${result.total - skipped} passed, ${skipped} skipped`;
   if (result.status === "passed") return `all ${result.total} passed`;
   return `${result.passed} of ${result.total} passed`;
 }
@@ -226,8 +237,10 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return state.pane ? { ...state, pane: null } : state;
     case "notice":
       return state.notices.includes(action.text) ? state : { ...state, notices: [...state.notices, action.text] };
+    case "live":
+      return { ...state, live: action.text };
   }
 }
 
-/** True when the last finished run passed every test. */
-export const allPassed = (state: ScreenState) => state.last?.status === "passed";
+/** True when the last finished run passed every test, none skipped. */
+export const allPassed = (state: ScreenState) => state.last?.status === "passed" && skippedCount(state.last) === 0;

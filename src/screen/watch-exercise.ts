@@ -24,6 +24,8 @@ export interface WatchExerciseOptions {
   now?: () => number;
   /** Checks the file's types after each run (a warning on the screen). */
   typeCheck?: TypeCheck;
+  /** In a live run (--live): what the endpoint has cost so far, shown beside each verdict. */
+  live?: () => string;
 }
 
 /** One exercise on the live screen: watcher, runs and screen, all torn down before it returns. */
@@ -36,12 +38,15 @@ export async function watchExercise(options: WatchExerciseOptions): Promise<Scre
       file,
       next: next ? { number: next.number, title: next.title } : null,
       hintsShown: progress.exercise(exercise.id).hintsShown,
+      live: options.live?.() ?? null,
     }),
   );
   const notice = (text: string) => store.dispatch({ type: "notice", text });
   const previousWarn = progress.warn;
   progress.warn = notice;
   const session = await WatchSession.start({ runner, exercise, file, poll, typeCheck: options.typeCheck });
+  const live = options.live;
+  const stopLive = live ? session.subscribe((event) => event.type === "run-finished" && store.dispatch({ type: "live", text: live() })) : null;
   let exit: ScreenExit = "quit";
   try {
     options.openEditor?.(notice);
@@ -51,6 +56,7 @@ export async function watchExercise(options: WatchExerciseOptions): Promise<Scre
   } finally {
     // Quitting must not wait for learner code that may never end; moving on lets the run finish.
     if (session.running && exit === "quit") writeLine(io.stdout, WATCH_MESSAGES.stopping);
+    stopLive?.();
     await session.close({ stopRun: exit === "quit" });
     progress.warn = previousWarn;
   }

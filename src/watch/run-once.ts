@@ -11,6 +11,8 @@ export interface RunOnceRequest {
   implFile: string;
   timeoutSeconds: number;
   listener?: RunListener;
+  /** The workers' whole environment (a live run adds its gate's URL); inherited by default. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -18,8 +20,8 @@ export interface RunOnceRequest {
  * screen. Ctrl-C or SIGTERM stops it at once, so learner code never outlives the command
  * in a detached worker; the result is then null.
  */
-export async function runOnce({ exercise, implFile, timeoutSeconds, listener }: RunOnceRequest): Promise<RunResult | null> {
-  const runner = await Runner.create({ timeoutSeconds });
+export async function runOnce({ exercise, implFile, timeoutSeconds, listener, env }: RunOnceRequest): Promise<RunResult | null> {
+  const runner = await Runner.create({ timeoutSeconds, ...(env ? { env } : {}) });
   const run = runner.run({ exercise, implFile }, listener);
   let interrupted = false;
   const interrupt = () => {

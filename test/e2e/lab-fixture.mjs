@@ -8,6 +8,7 @@ const { startCommand } = await import(join(root, "dist/src/commands/start.js"));
 const { processIo } = await import(join(root, "dist/src/terminal/io.js"));
 
 const [command, key, ...flags] = process.argv.slice(2);
-if (command !== "start" || !key) throw new Error("usage: lab-fixture.mjs start N [--poll]");
+if (command !== "start" || !key) throw new Error("usage: lab-fixture.mjs start N [--poll] [--live URL]");
 const paths = { root, exercises: join(fixtures, "exercises"), solutions: join(fixtures, "solutions") };
-process.exitCode = await startCommand(key, { poll: flags.includes("--poll") || undefined }, processIo(), paths);
+const live = flags.includes("--live") ? flags[flags.indexOf("--live") + 1] : undefined;
+process.exitCode = await startCommand(key, { poll: flags.includes("--poll") || undefined, live }, processIo(), paths);

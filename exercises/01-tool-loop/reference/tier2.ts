@@ -1,5 +1,5 @@
 /**
- * Tier 2: the loop as a LangGraph graph (reading material; the lab never runs it).
+ * Tier 2: the loop as a LangGraph graph (the lab's own tests run it against the scripted provider).
  *
  * The four steps of the loop become two nodes and one decision. "agent" asks the
  * model; "tools" runs whatever it asked for; after "agent" a conditional edge looks at

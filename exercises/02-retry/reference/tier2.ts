@@ -1,5 +1,5 @@
 /**
- * Tier 2: retry as a LangGraph node policy (reading material; the lab never runs it).
+ * Tier 2: retry as a LangGraph node policy (the lab's own tests run it against the scripted provider).
  *
  * In LangGraph you do not write the retry loop: you attach a RetryPolicy to the node
  * that calls the model, and the runtime re-runs that node when it throws. What you buy

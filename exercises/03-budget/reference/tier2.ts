@@ -1,5 +1,5 @@
 /**
- * Tier 2: the budget as graph state (reading material; the lab never runs it).
+ * Tier 2: the budget as graph state (the lab's own tests run it against the scripted provider).
  *
  * The running total lives in the graph's state, with a reducer that ADDS what each node
  * reports instead of overwriting it: the model node returns the cost of its own call,

@@ -1,5 +1,5 @@
 /**
- * Tier 2: the loop guard as a graph node (reading material; the lab never runs it).
+ * Tier 2: the loop guard as a graph node (the lab's own tests run it against the scripted provider).
  *
  * The guard sits between "tools" and "agent". After each round of tool calls it looks
  * at the calls the model just made and asks the LoopGuard about each one. Nothing

@@ -1,6 +1,6 @@
 /**
- * Tier 2: the semantic cache as the graph's first node (reading material; the lab
- * never runs it).
+ * Tier 2: the semantic cache as the graph's first node (the lab's own tests run it
+ * against the scripted provider).
  *
  * "cache" reads the latest question and looks it up in the tenant's namespace. On a
  * hit it writes the stored answer as the assistant's message and a conditional edge

@@ -1,5 +1,5 @@
 /**
- * Tier 2: offloading in a LangGraph graph (reading material; the lab never runs it).
+ * Tier 2: offloading in a LangGraph graph (the lab's own tests run it against the scripted provider).
  *
  * Offloading belongs in the tool step, not in each tool. Here the "tools" node runs the
  * prebuilt ToolNode and then passes every ToolMessage it produced through the Offloader,

@@ -107,3 +107,18 @@ test("an alternative that fails a test or does not load is a problem, named by i
   ]);
   expect(verdict.problems[0]).toBe("alternatives/half.ts must pass every hidden test but does not run: Syntax error in half.ts:1:9: Unexpected token");
 });
+
+test("a live check is judged among the live checks: repeating a staged test's bug for a real model is its place, repeating another live check's is not", () => {
+  const LIVE_SIGN = "live: keeps the sign of whatever it is given (lost-sign bug)";
+  const LIVE_ECHO = "live: still keeps the sign";
+  const names = [SUM, SIGN, LIVE_SIGN, LIVE_ECHO];
+  const verdict = judge(exercise(), {
+    solution: run([], null, names),
+    stub: run(names, null, names),
+    // SIGN and LIVE_SIGN both catch lost-sign; so does LIVE_ECHO, which is named after nothing.
+    mutants: [run([SIGN, LIVE_SIGN, LIVE_ECHO], null, names), run([SUM], null, names)],
+  });
+
+  expect(verdict.uniqueKills[SIGN]).toEqual(["lost-sign"]);
+  expect(verdict.problems).toEqual([SELF_CHECK_MESSAGES.testKillsNothingAlone(LIVE_ECHO)]);
+});

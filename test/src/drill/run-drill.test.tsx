@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { loadExercises, type Exercise } from "../../../checker/model/exercises.js";
 import type { RunResult } from "../../../checker/model/result.js";
+import { DRILL_MESSAGES } from "../../../src/drill/messages.js";
 import type { DrillSession } from "../../../src/drill/run-drill.js";
 import { drillsFile } from "../../../src/progress/drills.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
@@ -31,7 +32,7 @@ beforeEach(() => void (workspace = tempDir("drill")));
  * A drill on a fake terminal, driven by hand: `clock` is the drill's clock (ms), `emit` plays
  * the watch session's events, keys go to stdin. Nothing waits on real time.
  */
-function setUp(options: { peek?: boolean; interview?: boolean; exercise?: Exercise; tty?: boolean } = {}) {
+function setUp(options: { peek?: boolean; interview?: boolean; exercise?: Exercise; tty?: boolean; live?: () => string } = {}) {
   const io = fakeIo({ tty: options.tty ?? true });
   const clock = { ms: 0 };
   const listeners = new Set<SessionListener>();
@@ -57,6 +58,7 @@ function setUp(options: { peek?: boolean; interview?: boolean; exercise?: Exerci
     date: () => AT,
     startSession: async (file) => ((drillFile = file), session),
     tickMs: 0,
+    ...(options.live ? { live: options.live } : {}),
   });
   const emit = (event: SessionEvent) => listeners.forEach((l) => l(event));
   /** One run from start to finish at the clock's current time. */
@@ -292,4 +294,20 @@ test("a save the watcher reports only after its run began still starts the clock
   d.io.stdin.write("q");
   await d.exit;
   expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 13, runs: 2 })]);
+});
+
+test("a live drill shows what the endpoint has cost beside each verdict, updated after every run, and records nothing", async () => {
+  let spent = "live: $0.0000 of $1.00 spent";
+  const d = setUp({ live: () => spent });
+  await d.shows("live: $0.0000 of $1.00 spent");
+  d.clock.ms = 1_000;
+  d.emit({ type: "save-seen" });
+  writeFileSync(d.file(), solution);
+  spent = "live: $0.0042 of $1.00 spent";
+  d.runs(green);
+  await d.shows("Run 1: all 2 passed · live: $0.0042 of $1.00 spent");
+  d.io.stdin.write("q");
+  expect(await d.exit).toBe(0);
+  expect(d.lines(), "the drill history").toEqual([]);
+  expect(d.out()).toContain(`${DRILL_MESSAGES.liveNotKept}\n`);
 });

@@ -1,6 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { initialScreenState, runSummary, screenReducer, type ScreenAction, type ScreenState } from "../../../src/screen/screen-state.js";
+import { statusLine } from "../../../src/screen/screen-parts.js";
 import { EXERCISE, failed, fresh, NAMES, passed, result, SYNTAX, TIMEOUT } from "./fixtures.js";
+
+const skipped = (name: string) => ({
+  ...passed(name),
+  state: "skipped" as const,
+  note: "Skipped live: only the scripted provider can refuse with empty content, which this test checks.",
+});
 
 const run = (state: ScreenState, ...actions: ScreenAction[]) => actions.reduce(screenReducer, state);
 const started: ScreenAction = { type: "run-started", exercise: "01-adder", file: "/ws/01-adder.ts" };
@@ -109,6 +116,14 @@ describe("keys", () => {
     const after = run(fresh(), { type: "notice", text: "read-only" }, { type: "notice", text: "read-only" });
     expect(after.notices).toEqual(["read-only"]);
   });
+
+  test("live replaces the live run's word on the spend, which the status line then carries beside the verdict", () => {
+    const finished = run(fresh(), started, { type: "run-finished", result: result([passed("a"), skipped("b")]) });
+    const after = run(finished, { type: "live", text: "live: $0.0010 of $1.00 spent" }, { type: "live", text: "live: $0.0042 of $1.00 spent" });
+    expect(after.live).toBe("live: $0.0042 of $1.00 spent");
+    expect(statusLine(after).text).toBe("Run 1: 1 of 1 passed, 1 skipped · live: $0.0042 of $1.00 spent");
+    expect(statusLine(fresh()).text).not.toContain("live");
+  });
 });
 
 test("runSummary says what a run amounted to", () => {
@@ -117,4 +132,7 @@ test("runSummary says what a run amounted to", () => {
   expect(runSummary(result([], SYNTAX, "error"))).toBe("syntax error");
   expect(runSummary(result([], { kind: "import", message: "threw" }, "error"))).toBe("your file did not load");
   expect(runSummary(result([], TIMEOUT, "timeout"))).toBe("stopped: it ran past the time limit");
+  // A live run skips what only the scripted provider can stage: those are neither passed nor failed.
+  expect(runSummary(result([passed("a"), skipped("b"), skipped("c")]))).toBe("1 of 1 passed, 2 skipped");
+  expect(runSummary(result([failed("a"), skipped("b")]))).toBe("0 of 1 passed, 1 skipped");
 });
