@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ImportRefused, judgeResolved, judgeSpecifier, realOrSame, SDK_SPECIFIER } from "../run/walls/import-wall.js";
 import { bundledSdkFile } from "../run/workers/sdk-bundle.js";
-import { keepRuntimeReach } from "./runtime-reach.js";
+import { runtimeReachEdits } from "./runtime-reach.js";
 
 /** The SDK the learner's bundle imports: the lab's bundled copy of it (see sdk-bundle.ts). */
 export const learnerSdkUrl = (spec = "@anthropic-ai/sdk"): string => pathToFileURL(bundledSdkFile(fileURLToPath(import.meta.resolve(spec)))).href;
@@ -59,7 +59,7 @@ function asSyntaxError(error: unknown, implFile: string): unknown {
 
 /** `implFile` as one ES module; `isTestFile` says which files are hidden tests (never loadable). */
 export async function bundleLearner(implFile: string, isTestFile: (path: string) => boolean): Promise<LearnerBundle> {
-  const { build } = await import("rolldown");
+  const { build, RolldownMagicString } = await import("rolldown");
   const { parseAst } = await import("rolldown/parseAst");
   const root = realOrSame(dirname(implFile));
   try {
@@ -93,7 +93,12 @@ export async function bundleLearner(implFile: string, isTestFile: (path: string)
           },
           transform(code, id) {
             if (code.includes("import.meta.glob")) throw new ImportRefused("import.meta.glob", "glob");
-            return keepRuntimeReach(code, id, (source) => parseAst(source, { lang: /\.[mc]?tsx?$/.test(id) ? "ts" : "js", sourceType: "module" }));
+            const edits = runtimeReachEdits(code, id, (source) => parseAst(source, { lang: /\.[mc]?tsx?$/.test(id) ? "ts" : "js", sourceType: "module" }));
+            if (edits.length === 0) return null;
+            // Through the bundler's own string editor, so the source map still leads to the learner's lines.
+            const edited = new RolldownMagicString(code);
+            for (const edit of edits) edited.overwrite(edit.start, edit.end, edit.text);
+            return { code: edited };
           },
         },
       ],

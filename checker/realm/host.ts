@@ -16,7 +16,8 @@ import type { LearnerBundle } from "./bundle.js";
 import { stackMapper } from "./stack-map.js";
 import type { RehearsalUrls } from "../run/workers/rehearsal.js";
 
-const ENTRY = new URL("./entry.js", import.meta.url);
+/** The realm's entry, compiled: beside this file in dist/, or dist/'s copy when this runs from the sources (tests). */
+const ENTRY = import.meta.url.endsWith(".ts") ? new URL("../../dist/checker/realm/entry.js", import.meta.url) : new URL("./entry.js", import.meta.url);
 
 /** How long one synchronous call into learner code may keep the test waiting. */
 export const CALL_LIMIT_ENV = "LAB_CALL_LIMIT_MS";

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 export const REALM_IMPORT = "__labRealmImport";
 
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
-type Edit = { start: number; end: number; text: string };
+export type Edit = { start: number; end: number; text: string };
 
 function walk(node: unknown, visit: (node: Node) => boolean): void {
   if (Array.isArray(node)) return node.forEach((child) => walk(child, visit));
@@ -25,14 +25,14 @@ function walk(node: unknown, visit: (node: Node) => boolean): void {
 
 const META = { url: (file: string) => pathToFileURL(file).href, filename: (file: string) => file, dirname: (file: string) => dirname(file) } as const;
 
-/** `code` (of the file `file`) with its run-time reach rewritten; `parse` is the bundler's own parser. */
-export function keepRuntimeReach(code: string, file: string, parse: (code: string) => unknown): string {
-  if (!code.includes("import")) return code;
+/** The edits that keep `code`'s (the file `file`'s) run-time reach; `parse` is the bundler's own parser. */
+export function runtimeReachEdits(code: string, file: string, parse: (code: string) => unknown): Edit[] {
+  if (!code.includes("import")) return [];
   let ast: unknown;
   try {
     ast = parse(code);
   } catch {
-    return code; // the bundler's own parse reports it, with its place
+    return []; // the bundler's own parse reports it, with its place
   }
   const edits: Edit[] = [];
   walk(ast, (node) => {
@@ -48,7 +48,5 @@ export function keepRuntimeReach(code: string, file: string, parse: (code: strin
     }
     return false;
   });
-  let out = code;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
+  return edits;
 }

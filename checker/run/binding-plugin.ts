@@ -8,9 +8,14 @@ import { bundledSdkFile } from "./workers/sdk-bundle.js";
 
 const cleanPath = (id: string) => realOrSame(id.split("?")[0]!);
 
-/** The module id "lab:impl" resolves to for one hidden test (virtual: it exists only here). */
+/**
+ * The module id "lab:impl" resolves to for one run of one hidden test (virtual: it exists only
+ * here). A new id for every run, so no cache of vite's or vitest's can serve another run's
+ * learner code; the hidden test is transformed again with it (see Runner.executeOnce).
+ */
 const IMPL_PREFIX = "\0lab-impl:";
-export const implModuleId = (testFile: string) => `${IMPL_PREFIX}${testFile}`;
+export const implModuleId = (binding: Pick<Binding, "testFile" | "run">) => `${IMPL_PREFIX}${binding.run}:${binding.testFile}`;
+const boundTestOf = (id: string) => id.slice(id.indexOf(":", IMPL_PREFIX.length) + 1);
 
 /**
  * The module a hidden test gets for "lab:impl": the learner's exports, as handles into its
@@ -47,7 +52,7 @@ export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: strin
         const testFile = importer ? cleanPath(importer) : undefined;
         if (!testFile || !bindings.has(testFile))
           throw new Error(`"lab:impl" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`);
-        return implModuleId(testFile);
+        return implModuleId(bindings.get(testFile)!);
       }
       if (id === "lab:test") return labTestFile;
       if (SDK_SPECIFIER.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));
@@ -55,8 +60,8 @@ export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: strin
     },
     async load(id) {
       if (id.startsWith(IMPL_PREFIX)) {
-        const binding = bindings.get(id.slice(IMPL_PREFIX.length));
-        if (!binding) throw new Error(`No run is bound to ${id.slice(IMPL_PREFIX.length)}.`);
+        const binding = bindings.get(boundTestOf(id));
+        if (!binding || implModuleId(binding) !== id) throw new Error(`No run is bound to ${boundTestOf(id)}.`);
         return implModule(await bundleLearner(binding.implFile, isTestFile), lab.impl);
       }
       if (bindings.size === 0 || id.startsWith("\0")) return null;

@@ -93,6 +93,8 @@ function tracedTo(error: unknown, testFile: string, batchSize: number): boolean 
 export class Runner {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Runs started so far: each binds "lab:impl" to a module id of its own. */
+  private runs = 0;
 
   private constructor(
     private readonly bindings: Map<string, Binding>,
@@ -244,6 +246,7 @@ export class Runner {
         timer: null,
         died: null,
         forged: null,
+        run: ++this.runs,
         kill: null,
         stopped: false,
         reused: false,
@@ -252,8 +255,8 @@ export class Runner {
     const project = this.vitest.getRootProject();
     for (const binding of batch) {
       this.bindings.set(binding.testFile, binding);
-      // "lab:impl" is bundled anew for every run; the hidden test's own transform stands.
-      this.vitest.invalidateFile(implModuleId(binding.testFile));
+      // "lab:impl" is a module of this run's own, so the hidden test, which names it, is transformed again.
+      this.vitest.invalidateFile(binding.testFile);
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
     // What vitest holds from the file's last run (another learner's, when grading) must not
@@ -283,6 +286,8 @@ export class Runner {
       for (const binding of batch) {
         if (binding.timer) clearTimeout(binding.timer);
         this.bindings.delete(binding.testFile);
+        // This run's learner bundle is never asked for again: vite need not keep it.
+        this.vitest.invalidateFile(implModuleId(binding));
       }
     }
   }

@@ -11,7 +11,7 @@ import { labPaths } from "../../../checker/paths.js";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import { GRADE_ERRORS } from "../../../src/grade/messages.js";
 import { gradescopeProblems } from "./gradescope-schema.js";
-import { classCopy, gradeHere, ROOT, tempDir } from "./support.js";
+import { classCopy, declaredTests, gradeHere, ROOT, tempDir } from "./support.js";
 import { labCheckout } from "./workflow.js";
 
 const EXAMPLE = join(ROOT, "examples/gradescope");
@@ -93,7 +93,7 @@ describe("run_autograder in an /autograder layout", () => {
     const { results } = runs["passing"]!;
     expect(results.score).toBe(24);
     const visible = results.tests.filter((t) => t.visibility === "visible");
-    expect(visible).toHaveLength(12);
+    expect(visible).toHaveLength(declaredTests(join(ROOT, "exercises/01-tool-loop/hidden.test.ts")));
     expect(visible.every((t) => t.status === "passed")).toBe(true);
     expect(visible.reduce((sum, t) => sum + t.max_score, 0)).toBeCloseTo(24, 3);
     // The submission is the reference solution: flagged where only the instructor sees it, and the score untouched.

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, test } from "vitest";
 import { RUN_MESSAGES } from "../../../checker/model/result.js";
+import { REALM_MESSAGES } from "../../../checker/realm/messages.js";
 import { GRADE_REASONS } from "../../../src/grade/messages.js";
 import { FIXTURE, gradeHere, tempDir } from "./support.js";
 
@@ -35,7 +36,7 @@ const EXPECTED: Record<string, RowFacts[]> = {
   "0-throws-first": [["error", "0/0", RUN_MESSAGES.importFailed("0-throws-first's own words")], PASS_GREETER],
   "a-crashes-first": [["error", "0/0", GRADE_REASONS.crashed], PASS_GREETER],
   "b-crashes-second": [PASS_ADDER, ["error", "0/0", GRADE_REASONS.crashed]],
-  "c-exits-second": [PASS_ADDER, ["error", "0/0", RUN_MESSAGES.importFailed('process.exit unexpectedly called with "0"')]],
+  "c-exits-second": [PASS_ADDER, ["error", "0/0", REALM_MESSAGES.exited(0)]],
   "d-leaves-a-trap": [PASS_ADDER, PASS_GREETER],
   "e-loops-first": [["timeout", "0/0", RUN_MESSAGES.timeout(LIMIT_SECONDS)], PASS_GREETER],
   "f-honest": [PASS_ADDER, PASS_GREETER],

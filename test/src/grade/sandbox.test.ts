@@ -5,6 +5,7 @@ import { expect, test } from "vitest";
 import { SIGNALS_ENV } from "../../../checker/run/walls/signal-wall.js";
 import { FIXTURES_ENV } from "../../../checker/testing/fixtures.js";
 import { permissionFlag, workerSandbox } from "../../../src/grade/sandbox.js";
+import { realmFlags } from "../../../checker/realm/host.js";
 import { tempDir } from "./support.js";
 
 test("the permission flag of the Node that runs: --permission where it exists, else the experimental one", () => {
@@ -12,7 +13,7 @@ test("the permission flag of the Node that runs: --permission where it exists, e
   expect(permissionFlag(new Set(["--experimental-permission"]))).toBe("--experimental-permission");
 });
 
-test("workers may read only the given folders (as spelled and as real paths), write nowhere, start no process or thread", () => {
+test("workers may read only the given folders (as spelled and as real paths), write nowhere, start no process; only their realm may start a thread, and learner code none", () => {
   const real = tempDir("sandbox");
   const link = join(tempDir("link"), "lab");
   symlinkSync(real, link);
@@ -21,10 +22,14 @@ test("workers may read only the given folders (as spelled and as real paths), wr
     permissionFlag(),
     `--allow-fs-read=${join(link, "*")}`,
     `--allow-fs-read=${join(realpathSync(real), "*")}`,
+    "--allow-worker",
     "--disable-warning=ExperimentalWarning",
+    "--disable-warning=SecurityWarning",
     "--max-old-space-size=768",
   ]);
-  expect(execArgv.some((flag) => /^--allow-(fs-write|child-process|worker)/.test(flag))).toBe(false);
+  expect(execArgv.some((flag) => /^--allow-(fs-write|child-process)/.test(flag))).toBe(false);
+  // The learner's realm is walled by the same permissions, named again, but for the right to start threads.
+  expect(realmFlags(execArgv)).toEqual([permissionFlag(), ...execArgv.filter((flag) => flag.startsWith("--allow-fs-read")), "--disable-warning=ExperimentalWarning"]);
 });
 
 test("the workers' whole environment is a fixed handful of variables, whatever the grader's holds", () => {

@@ -170,3 +170,10 @@ export function tableRows(table: string): string[][] {
     .slice(1)
     .map((line) => line.trim().split(/ {2,}/).slice(0, 5));
 }
+
+/** How many tests a hidden test file declares, read from its source (one that uses test.each is refused: its count is not in the text). */
+export function declaredTests(hiddenTest: string): number {
+  const source = readFileSync(hiddenTest, "utf8");
+  if (/\btest\.each\b|\bit\.each\b/.test(source)) throw new Error(`${hiddenTest} uses test.each: count its tests another way`);
+  return source.match(/^\s*test(\.skip|\.concurrent)?\(/gm)?.length ?? 0;
+}
