@@ -71,6 +71,34 @@ function workspace(flags: { readOnly?: boolean; needsApproval?: boolean; hang?: 
   return { tools, ran, deleted };
 }
 
+/** A forecast tool for the `weather` scenario, which asks for three cities in one turn. */
+const forecast: Tool = {
+  name: "get_weather", description: "Today's or tomorrow's weather for one city.",
+  input_schema: { type: "object", properties: { city: { type: "string" }, day: { type: "string" } } },
+  run: (input) => `sunny in ${String(input["city"])} ${String(input["day"] ?? "today")}`,
+};
+
+/** The ids of every tool call the provider served, in order. */
+const servedCallIds = (session: ScenarioSession) =>
+  session.calls().flatMap((c) => ((c.response as Anthropic.Message | undefined)?.content ?? []).flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
+
+/** Where a request's tool results sit: for each assistant turn that asked for tools, the messages after it that answer it. */
+function carriersOfResults(messages: Anthropic.MessageParam[]): number[][] {
+  const carriers: number[][] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant" || typeof m.content === "string") return;
+    const ids = new Set(m.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
+    if (ids.size === 0) return;
+    const holding: number[] = [];
+    for (let j = i + 1; j < messages.length && messages[j]!.role === "user"; j++) {
+      const content = messages[j]!.content;
+      if (typeof content !== "string" && content.some((b) => b.type === "tool_result" && ids.has(b.tool_use_id))) holding.push(j);
+    }
+    carriers.push(holding);
+  });
+  return carriers;
+}
+
 /** Every run's folder lives under one base, removed when the file's tests are done. */
 const base = mkdtempSync(join(tmpdir(), "lab-12-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -396,5 +424,148 @@ describe("12 five exits", () => {
     const deep = subagent({ name: "research", description: "Investigates.", client: cancelled.client, tools: workspace().tools, maxTurns: 8, maxBudgetUsd: 1 });
     await Promise.resolve(deep.run({ question: "Which log?" }, { signal: stop.signal, progress: () => {} })).catch(() => "");
     expect(cancelled.calls().length, "the parent's Stop reaches the child").toBeLessThanOrEqual(2);
+  });
+
+  test("the state on disk is the state run returned, whichever way it stopped (final-stop-unsaved bug)", async () => {
+    const dir = tempDir();
+    const answering = await open("plan");
+    const done = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: answering.client, saveDir: dir });
+    expect(done.status).toBe("completed");
+    expect(load(dir, done.runId), "a completed run, as saved").toMatchObject({ status: "completed", output: done.output, turns: done.turns });
+
+    const asking = await open("destructive");
+    const waiting = await run(newRun("Free some disk space."), workspace({ needsApproval: true }).tools, { client: asking.client, saveDir: dir });
+    expect(waiting.status).toBe("interrupted");
+    expect(load(dir, waiting.runId), "a run waiting for a person, as saved").toMatchObject({ status: "interrupted", interruption: waiting.interruption });
+  });
+
+  test("the turn cap counts the run's model calls across resumes, not this call's (turns-per-call bug)", async () => {
+    const session = await open("runaway");
+    const { tools } = workspace();
+    const first = await run(newRun("Tidy up the workspace."), tools, { client: session.client, maxTurns: 2 });
+    expect(first.status).toBe("max_turns_exceeded");
+    expect(session.calls()).toHaveLength(2);
+
+    const same = await run(first, tools, { client: session.client, maxTurns: 2 });
+    expect(same.status, "resumed under the cap it already reached").toBe("max_turns_exceeded");
+    expect(session.calls(), "no model call past the cap").toHaveLength(2);
+    const raised = await run(same, tools, { client: session.client, maxTurns: 3 });
+    expect(raised.status).toBe("max_turns_exceeded");
+    expect(session.calls(), "a cap one higher buys one more call").toHaveLength(3);
+    expect(raised.turns).toBe(3);
+  });
+
+  test("with toolErrorsAreFatal, Stop during a tool still ends the run interrupted and cancelled (fatal-cancel-fails bug)", async () => {
+    const session = await open("slow-tool");
+    const stop = new AbortController();
+    // The tool hears Stop and fails the way slow tools do, with an error of its own.
+    const scan: Tool = {
+      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
+      run: (_input, { signal }) =>
+        new Promise<string>((_, fail) => {
+          signal.addEventListener("abort", () => fail(new Error("the scan was stopped")), { once: true });
+          stop.abort("user pressed Stop");
+        }),
+    };
+    const end = await run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, toolErrorsAreFatal: true });
+
+    expect(end.status, "Stop is not a tool error").toBe("interrupted");
+    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
+  });
+
+  test("pending finds the unanswered call of a two-call turn whose other call already has its result (pending-last-message bug)", async () => {
+    // A process that died between the two calls of one turn: the listing is stored, the read is not.
+    const state = newRun("Which log mentions a timeout?");
+    state.messages.push(
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "toolu_01ListFiles", name: "list_files", input: {} },
+          { type: "tool_use", id: "toolu_01ReadErrors", name: "read_file", input: { path: "errors.log" } },
+        ],
+      },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01ListFiles", content: Object.keys(FILES).join("\n") }] },
+    );
+    state.turns = 1;
+    expect(pending(state).map((c) => c.id)).toEqual(["toolu_01ReadErrors"]);
+
+    const session = await open("plan");
+    const { tools, ran } = workspace();
+    const end = await run(state, tools, { client: session.client });
+    expect(ran, "only the outstanding call runs").toEqual(["read_file:errors.log"]);
+    expect(end.status).toBe("completed");
+    expect(end.output).toContain("worker 7 timed out");
+    expect(session.calls()).toHaveLength(1);
+  });
+
+  test("all results of one turn travel in one user message, a rejected one too (results-own-message bug)", async () => {
+    const session = await open("weather");
+    const end = await run(newRun("What is the weather in Paris, Tokyo and Lima, today and tomorrow?"), [forecast], { client: session.client });
+    expect(end.status).toBe("completed");
+    expect(session.calls(), "three cities a turn: two tool turns and the answer").toHaveLength(3);
+    expect(carriersOfResults(session.bodies().at(-1)!.messages), "the messages holding each turn's results").toEqual([[2], [4]]);
+
+    // A turn that asks to list and to delete: the listing runs, the delete waits for a person who rejects it.
+    const state = newRun("Free some disk space.");
+    state.messages.push({
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "toolu_01ListFiles", name: "list_files", input: {} },
+        { type: "tool_use", id: "toolu_01DeleteAccess", name: "delete_file", input: { path: "access.log" } },
+      ],
+    });
+    state.turns = 1;
+    const deciding = await open("destructive");
+    const { tools, deleted } = workspace({ needsApproval: true });
+    const stopped = await run(state, tools, { client: deciding.client });
+    expect(stopped.interruption).toMatchObject({ type: "approval", callId: "toolu_01DeleteAccess" });
+    const told = await run(reject(stopped, "toolu_01DeleteAccess", "The user declined."), tools, { client: deciding.client });
+    expect(deleted).toEqual([]);
+    expect(told.output).toContain("did not delete anything");
+    expect(carriersOfResults(deciding.bodies().at(-1)!.messages), "both results in the one message after the turn").toEqual([[2]]);
+  });
+
+  test("tool_start and tool_result name the call they belong to (result-without-call-id bug)", async () => {
+    const session = await open("weather");
+    const events: TraceEvent[] = [];
+    await run(newRun("What is the weather in Paris, Tokyo and Lima, today and tomorrow?"), [forecast], { client: session.client, onEvent: (e) => events.push(e) });
+
+    const asked = servedCallIds(session).sort();
+    expect(asked).toHaveLength(6);
+    const idsOf = (type: string) => events.filter((e) => e.type === type).map((e) => String(e["callId"])).sort();
+    expect(idsOf("tool_start"), "each start names its call").toEqual(asked);
+    expect(idsOf("tool_result"), "each result names its call").toEqual(asked);
+  });
+
+  test("a subagent that stops without an answer tells its parent so, never an empty result (subagent-empty-answer bug)", async () => {
+    const child = await open("runaway");
+    const research = subagent({ name: "research", description: "Investigates one question.", client: child.client, tools: workspace().tools, maxTurns: 2, maxBudgetUsd: 1 });
+    const said = await research.run({ question: "Which log mentions a timeout?" }, { signal: new AbortController().signal, progress: () => {} });
+    expect(child.calls(), "the child stopped on its cap").toHaveLength(2);
+    expect(said.trim(), "what the parent reads from a child with no answer").not.toBe("");
+
+    const parent = await open("delegate");
+    const again = await open("runaway");
+    const helper = subagent({ name: "research", description: "Investigates one question.", client: again.client, tools: workspace().tools, maxTurns: 2, maxBudgetUsd: 1 });
+    const end = await run(newRun("Find the log that mentions a timeout."), [helper], { client: parent.client });
+    expect(end.output, "the parent answers from what the child said").toMatch(/From the research: \S/);
+  });
+
+  test("a reply cut off at max_tokens with a tool call in it ends failed, and the call never runs (cut-tool-call-runs bug)", async () => {
+    const session = await open("cut-tool-call");
+    const { tools, ran } = workspace();
+    const write: Tool = {
+      name: "write_file", description: "Writes one file.", input_schema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } } },
+      run: (input) => (ran.push(`write_file:${String(input["path"])}`), "written"),
+    };
+    const end = await run(newRun("List the files, then write the report."), [...tools, write], { client: session.client, maxTokens: 200 });
+
+    const reply = session.calls()[0]!.response as Anthropic.Message;
+    expect(reply.stop_reason).toBe("max_tokens");
+    expect(reply.content.map((b) => b.type), "the cut-off reply still holds a tool call").toContain("tool_use");
+    expect(end.status).toBe("failed");
+    expect(ran, "no call of a cut-off reply runs").toEqual([]);
+    expect(session.calls()).toHaveLength(1);
   });
 });
