@@ -25,6 +25,10 @@ const lastUser = (body: Anthropic.MessageCreateParams) => JSON.stringify(body.me
 const toolResults = (body: Anthropic.MessageCreateParams) =>
   body.messages.flatMap((m) => (m.role === "user" && Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result") as Anthropic.ToolResultBlockParam[];
 
+/** Indices of user messages that follow another user message: a turn's answer split in two. */
+const splitUserMessages = (body: Anthropic.MessageCreateParams) =>
+  body.messages.flatMap((m, i) => (i > 0 && m.role === "user" && body.messages[i - 1]!.role === "user" ? [i] : []));
+
 /** The chapter's walk-through for acme, priced at claude-opus-5: what this run's ledger must come to. */
 const CHAPTER = { perTurn: [0.0427, 0.0149, 0.0123, 0.015, 0.0147], total: 0.0997, output: 0.253, cacheWrite: 0.589, cacheRead: 0.154, hitRate: 0.765 };
 /** A hundredth of a cent per turn; half a point on a share or the hit rate. */
@@ -140,6 +144,16 @@ describe("every model call is retried, recorded and charged", () => {
     expect(result.usd).toBeCloseTo(ledgerTotal, 9);
     expect(Math.abs(result.usd - ledgerTotal)).toBeLessThan(DOLLARS);
   });
+
+  test("an answer that passes is returned even when its call crossed the limit: it is paid for (budget-before-answer bug)", async () => {
+    const t = await setup("acme-triage");
+    const limit = 0.09; // the walk-through spends about $0.085 before its answering call and $0.0997 in all
+    const result = await run(QUESTION, "acme", { limitUsd: limit, maxSteps: 10 }, t.parts);
+    expect(result, result.reason).toMatchObject({ ok: true, source: "model", reason: "answered" });
+    expect(goalPredicate(result.text)).toBe(true);
+    expect(result.usd, "the answering call crossed the limit").toBeGreaterThan(limit);
+    expect(result.usd).toBeCloseTo(t.rows.reduce((sum, r) => sum + r.usd, 0), 9);
+  });
 });
 
 describe("the stop reason decides", () => {
@@ -148,6 +162,14 @@ describe("the stop reason decides", () => {
     const result = await run("write the whole manual", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
     expect(result).toMatchObject({ ok: false, reason: "output truncated" });
     expect(t.session.calls()).toHaveLength(1);
+  });
+
+  test("a refusal is a partial with its own reason, never an answer, after one call (refusal-answers bug)", async () => {
+    const t = await setup("refusal");
+    const result = await run("how do I rotate an API key", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result).toMatchObject({ ok: false, source: "model", reason: "the model declined" });
+    expect(t.session.calls(), "a refusal is not argued with").toHaveLength(1);
+    expect(t.puts, "nothing is cached").toEqual([]);
   });
 
   test("goalPredicate: every Claim line needs a [src: citation, and empty text is not done (trusts-end-turn bug)", async () => {
@@ -224,6 +246,16 @@ describe("tools run together, are offloaded, then guarded", () => {
     expect(elapsed).toBe(240);
   });
 
+  test("a turn's results go back in the one user message after it (results-split bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result.ok, result.reason).toBe(true);
+    const second = t.session.bodies()[1]!;
+    expect(second.messages.map((m) => m.role), "goal, the two-call turn, its two results").toEqual(["user", "assistant", "user"]);
+    expect(toolResults(second)).toHaveLength(2);
+    for (const body of t.session.bodies()) expect(splitUserMessages(body)).toEqual([]);
+  });
+
   test("the guard sees the offloaded pointer, never the 38,059-character result (guard-before-offload bug)", async () => {
     const t = await setup("acme-triage");
     const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
@@ -265,6 +297,16 @@ describe("every other exit is a partial, and the prefix never changes", () => {
     expect(bodies.length).toBeGreaterThan(2);
     for (const body of bodies) expect(JSON.stringify(body.system)).toBe(JSON.stringify(bodies[0]!.system));
     expect(bodies.some((b) => lastUser(b).includes(WRAP_UP)), "the note reached the model").toBe(true);
+  });
+
+  test("the wrap-up note joins the turn's tool results in one user message (wrap-up-own-message bug)", async () => {
+    const t = await setup("runaway", {}, { repeat: 1_000 });
+    await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
+    const bodies = t.session.bodies();
+    const noted = bodies.find((b) => lastUser(b).includes(WRAP_UP));
+    expect(noted, "the note reached the model").toBeDefined();
+    expect(lastUser(noted!), "in the message that carries the results").toContain("tool_result");
+    for (const body of bodies) expect(splitUserMessages(body)).toEqual([]);
   });
 
   test("the budget's stop returns a partial with its reason, steps and money (budget-throws bug)", async () => {
