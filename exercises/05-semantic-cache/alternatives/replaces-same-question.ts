@@ -45,7 +45,7 @@ export class SemanticCache {
   private readonly opts: { embed: Embed; threshold: number; ttl: number; now: () => number };
 
   constructor(opts: { embed: Embed; threshold?: number; ttl?: number; now?: () => number }) {
-    this.opts = { threshold: 0.98, ttl: 3600, now: () => Date.now() / 1000, ...stripUndefined(opts) };
+    this.opts = { threshold: 0.98, ttl: 3600, now: () => Date.now() / 1000, ...stripUndefined(opts), embed: opts.embed };
   }
 
   async get(q: string, namespace = "default"): Promise<string | null> {
