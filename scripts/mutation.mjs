@@ -60,22 +60,25 @@ for (const exercise of exercises) {
   const survivors = [];
   let detected = 0;
   let undetected = 0;
+  let equivalent = 0;
   for (const m of results) {
     if (DETECTED.has(m.status)) detected++;
     else if (UNDETECTED.has(m.status)) {
       const key = keyOf(m);
-      if (equivalents.has(key)) listed.add(key);
-      else {
+      if (equivalents.has(key)) {
+        listed.add(key);
+        equivalent++;
+      } else {
         undetected++;
         survivors.push(`  ${exercise}.ts:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} → ${JSON.stringify(m.replacement)} (${m.status})`);
       }
     }
   }
   const stale = [...equivalents.keys()].filter((k) => !listed.has(k));
-  const raw = detected / (detected + undetected + listed.size || 1);
+  const raw = detected / (detected + undetected + equivalent || 1);
   const score = detected / (detected + undetected || 1);
-  rows.push({ exercise, mutants: results.length, detected, equivalent: listed.size, survived: undetected, raw, score, seconds: Math.round((Date.now() - began) / 1000) });
-  console.log(`${exercise}: ${percent(score)} (${detected} killed, ${undetected} survived, ${listed.size} equivalent; ${percent(raw)} counting them) in ${rows.at(-1).seconds} s`);
+  rows.push({ exercise, mutants: results.length, detected, equivalent, survived: undetected, raw, score, seconds: Math.round((Date.now() - began) / 1000) });
+  console.log(`${exercise}: ${percent(score)} (${detected} killed, ${undetected} survived, ${equivalent} equivalent; ${percent(raw)} counting them) in ${rows.at(-1).seconds} s`);
   for (const line of survivors) console.log(line);
   for (const key of stale) console.log(`  listed as equivalent but not a survivor any more: ${key}`);
 }
