@@ -97,7 +97,7 @@ describe("the cache comes first and is written last", () => {
   test("a cache hit answers with no model call (cache-after-call bug)", async () => {
     const t = await setup("acme-triage", {}, { cached: { [`acme\u0000${QUESTION}`]: "Claim 1: Settings > API keys [src:docs/api-keys.md]" } });
     const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
-    expect(result).toMatchObject({ ok: true, source: "cache", usd: 0 });
+    expect(result).toMatchObject({ ok: true, source: "cache", usd: 0, reason: "cache hit", steps: [] });
     expect(result.text).toContain("Settings > API keys");
     expect(t.session.calls(), "a hit makes no model call").toHaveLength(0);
   });
@@ -129,8 +129,12 @@ describe("every model call is retried, recorded and charged", () => {
 
   test("every model call is in the ledger with the usage the provider served (unrecorded-call bug)", async () => {
     const t = await setup("acme-triage");
+    const started = performance.now();
     await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    const wall = performance.now() - started;
     const served = t.session.calls().map((c) => c.usage);
+    expect(t.rows.map((r) => r.label), "every call under the label agent").toEqual(served.map(() => "agent"));
+    for (const r of t.rows) expect(r.ms, "a call's time lies within the run's").toSatisfy((ms: number) => ms >= 0 && ms <= wall);
     expect(served.length).toBeGreaterThanOrEqual(4);
     expect(t.rows.map((r) => r.usage.output_tokens)).toEqual(served.map((u) => u!.output_tokens));
     expect(t.rows.map((r) => r.usage.input_tokens)).toEqual(served.map((u) => u!.input_tokens));
@@ -164,10 +168,17 @@ describe("the stop reason decides", () => {
     expect(t.session.calls()).toHaveLength(1);
   });
 
+  test("a model call that still fails after its retries is a partial with its message, never a throw (model-error-throws bug)", async () => {
+    const t = await setup("bad-request");
+    const result = await run("how do I rotate an API key", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result).toMatchObject({ ok: false, source: "model", usd: 0, steps: [] });
+    expect(result.reason).toMatch(/^model call failed: .*max_tokens: 200000 > 128000/);
+  });
+
   test("a refusal is a partial with its own reason, never an answer, after one call (refusal-answers bug)", async () => {
     const t = await setup("refusal");
     const result = await run("how do I rotate an API key", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
-    expect(result).toMatchObject({ ok: false, source: "model", reason: "the model declined" });
+    expect(result).toMatchObject({ ok: false, source: "model", reason: "the model declined", text: "" });
     expect(t.session.calls(), "a refusal is not argued with").toHaveLength(1);
     expect(t.puts, "nothing is cached").toEqual([]);
   });
@@ -199,6 +210,8 @@ describe("authorize runs before execution", () => {
     expect(authorize("read_artifact", { path: "/tmp/x" }, "acme")).toBe(true);
     expect(authorize("rm_rf", { path: "/" }, "acme")).toBe(false);
     expect(authorize("delete_tenant", { confirmed: true }, "acme")).toBe(false);
+    expect(authorize("get_order", {}, "acme"), "every read on the list").toBe(true);
+    expect(authorize("update_account", { confirmed: true }, "acme"), "every write on the list").toBe(true);
   });
 
   test("a write needs a tenant and confirmed: true (unconfirmed-write bug)", async () => {
@@ -222,6 +235,7 @@ describe("authorize runs before execution", () => {
     expect(results.map((r) => r.is_error === true)).toEqual([true, true, false]);
     expect(results[0]!.content).toBe("Not permitted: rm_rf");
     expect(results[1]!.content).toBe("Not permitted: issue_refund");
+    expect(result.steps.map((s) => s.tool), "a denied call is no step").toEqual(["issue_refund"]);
   });
 
   test("the tenant is the run's, injected at dispatch, and in no tool schema (tenant-from-model bug)", async () => {
@@ -254,6 +268,15 @@ describe("tools run together, are offloaded, then guarded", () => {
     expect(second.messages.map((m) => m.role), "goal, the two-call turn, its two results").toEqual(["user", "assistant", "user"]);
     expect(toolResults(second)).toHaveLength(2);
     for (const body of t.session.bodies()) expect(splitUserMessages(body)).toEqual([]);
+  });
+
+  test("a tool that throws goes back as an is_error result with its message, and the run goes on (tool-error-throws bug)", async () => {
+    const t = await setup("acme-triage");
+    const failing = { ...t.parts, dispatch: (name: string, input: Record<string, unknown>, tenant: string) => (name === "get_account" ? Promise.reject(new Error("account service down")) : t.parts.dispatch(name, input, tenant)) };
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, failing);
+    expect(result.ok, result.reason).toBe(true);
+    expect(toolResults(t.session.bodies()[1]!).find((r) => r.content === "Error: account service down"), "the message, marked is_error").toMatchObject({ is_error: true });
+    expect(result.steps.find((s) => s.tool === "get_account"), "a step that failed").toMatchObject({ isError: true });
   });
 
   test("the guard sees the offloaded pointer, never the 38,059-character result (guard-before-offload bug)", async () => {
@@ -323,5 +346,11 @@ describe("every other exit is a partial, and the prefix never changes", () => {
     const result = await run("list the files", "acme", { limitUsd: 2, maxSteps: 3 }, t.parts);
     expect(result).toMatchObject({ ok: false, reason: "step cap of 3 reached" });
     expect(t.session.calls()).toHaveLength(3);
+
+    // Stopped at its uncited draft, the partial carries the last text the model wrote.
+    const short = await setup("acme-triage");
+    const draft = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 4 }, short.parts);
+    expect(draft).toMatchObject({ ok: false, reason: "step cap of 4 reached" });
+    expect(draft.text).toContain("Claim 1: You rotate a key");
   });
 });
