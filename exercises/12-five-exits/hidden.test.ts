@@ -27,8 +27,8 @@ function fused(limit: number, hook?: (call: number) => Promise<void> | void): ty
   };
 }
 
-const open = (scenario: string, hook?: (call: number) => Promise<void> | void): Promise<ScenarioSession> =>
-  useScenario(scenario, { client: { fetch: fused(60, hook) } });
+const open = (scenario: string, hook?: (call: number) => Promise<void> | void, options: Record<string, number> = {}): Promise<ScenarioSession> =>
+  useScenario(scenario, { options, client: { fetch: fused(60, hook) } });
 
 /** What every call the provider answered cost, priced by the test. */
 function wireCosts(session: ScenarioSession): number[] {
@@ -112,7 +112,7 @@ describe("12 five exits", () => {
     expect(session.calls()[0]?.response).toMatchObject({ stop_reason: "max_tokens" });
     expect(end.status).toBe("failed");
     expect(end.output).toBeNull();
-    expect(end.error, "failed carries its reason").toEqual(expect.any(String));
+    expect(end.error, "failed carries its reason").toMatch(/\S/);
   });
 
   test("an API error ends the run as failed with its message; run does not throw (api-error-throws bug)", async () => {
@@ -162,15 +162,22 @@ describe("12 five exits", () => {
     expect(end.status).toBe("budget_exceeded");
     expect(end.interruption).toEqual({ type: "max_budget" });
     expect(events.filter((e) => e.type === "run_stopped")).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
+
+    // A budget stop is resumable: raised, the run goes on.
+    const before = session.calls().length;
+    const raised = await run(end, workspace().tools, { client: session.client, maxBudgetUsd: 0.004, maxTurns: 1000 });
+    expect(raised.status).toBe("budget_exceeded");
+    expect(session.calls().length, "more calls under the higher limit").toBeGreaterThan(before);
   });
 
   test("a run stopped at max_turns resumes with a higher cap and finishes at the same cost (limits-are-final bug)", async () => {
+    const system = "You read logs for an operator. Quote what you find.";
     const whole = await open("plan");
-    const reference = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: whole.client });
+    const reference = await run(newRun("Which log mentions a timeout?", { system }), workspace().tools, { client: whole.client });
 
     const session = await open("plan");
     const { tools, ran } = workspace();
-    const stopped = await run(newRun("Which log mentions a timeout?"), tools, { client: session.client, maxTurns: 1 });
+    const stopped = await run(newRun("Which log mentions a timeout?", { system }), tools, { client: session.client, maxTurns: 1 });
     expect(stopped.status).toBe("max_turns_exceeded");
     const copy = JSON.parse(JSON.stringify(stopped)) as RunState;
     expect(copy, "the state is plain data").toEqual(stopped);
@@ -180,6 +187,7 @@ describe("12 five exits", () => {
     expect(end.output).toContain("worker 7 timed out");
     expect(session.calls(), "model calls across both runs").toHaveLength(3);
     expect(ran.sort()).toEqual(["list_files", "read_file:errors.log"]);
+    expect(session.bodies().map((b) => b.system), "the system prompt travels with the state").toEqual([system, system, system]);
     expect(end.costUsd).toBeCloseTo(reference.costUsd, 9);
 
     const again = await run(end, tools, { client: session.client, maxTurns: 20 });
@@ -190,7 +198,8 @@ describe("12 five exits", () => {
   test("recover under three error policies: told what happened it recovers, told nothing it gives up, fatal fails (tool-error-escapes bug)", async () => {
     const goal = "What does the timeout log say?";
     const told = await open("recover");
-    const byMessage = await run(newRun(goal), workspace().tools, { client: told.client });
+    const events: TraceEvent[] = [];
+    const byMessage = await run(newRun(goal), workspace().tools, { client: told.client, onEvent: (e) => events.push(e) });
     const vague = await open("recover");
     const byGeneric = await run(newRun(goal), workspace().tools, { client: vague.client, toolErrorText: () => "the tool failed" });
     const fatal = await open("recover");
@@ -201,6 +210,10 @@ describe("12 five exits", () => {
     expect(told.calls(), "message policy: read, list, read, answer").toHaveLength(4);
     const sent = told.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
     expect(sent).toContainEqual(expect.objectContaining({ type: "tool_result", is_error: true, content: expect.stringContaining("no such file: timeout.log") }));
+    const failedRead = told.calls()[0]!.response as Anthropic.Message;
+    const failedId = failedRead.content.find((b) => b.type === "tool_use")!.id;
+    expect(events.find((e) => e.type === "tool_result" && e["callId"] === failedId), "the failed run in the trace").toMatchObject({ toolName: "read_file", ok: false });
+    for (const e of events.filter((ev) => ev.type === "tool_result")) expect(e["ms"], "a tool's time in ms").toSatisfy((ms: number) => ms >= 0 && ms < 60_000);
 
     expect(byGeneric.status).toBe("completed");
     expect(byGeneric.output).toContain("no answer");
@@ -223,6 +236,31 @@ describe("12 five exits", () => {
     const results = session.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).filter((b) => b.type === "tool_result");
     expect(results, "both tool_use ids are still answered").toHaveLength(2);
     expect(JSON.stringify(results)).toContain("worker 7 timed out");
+
+    // The gate's key is the name and the input together: another read-only tool with the same input,
+    // or the same tool with another input, runs.
+    const count: Tool = { name: "count_files", description: "Counts the files.", input_schema: { type: "object", properties: {} }, readOnly: true, run: () => (ran.push("count_files"), "3") };
+    const state = newRun("Which log mentions a timeout?");
+    state.messages.push(
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_01List", name: "list_files", input: {} }, { type: "tool_use", id: "toolu_01Notes", name: "read_file", input: { path: "notes.txt" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01List", content: "access.log\nerrors.log\nnotes.txt" }, { type: "tool_result", tool_use_id: "toolu_01Notes", content: FILES["notes.txt"]! }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_01Count", name: "count_files", input: {} }, { type: "tool_use", id: "toolu_01Errors", name: "read_file", input: { path: "errors.log" } }] },
+    );
+    state.turns = 2;
+    ran.length = 0;
+    const gated = await run(state, [...tools, count], { client: (await open("plan")).client });
+    expect(gated.status).toBe("completed");
+    expect(ran.sort(), "neither is the earlier call").toEqual(["count_files", "read_file:errors.log"]);
+  });
+
+  test("a call to a tool that is not in the list goes back as an is_error result naming it; the run goes on (unknown-tool-crashes bug)", async () => {
+    const session = await open("plan");
+    const listing = workspace().tools.filter((t) => t.name === "list_files").map((t) => ({ ...t, readOnly: true }));
+    const end = await run(newRun("Which log mentions a timeout?"), listing, { client: session.client });
+
+    expect(end.status).toBe("completed");
+    const sent = session.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+    expect(sent.find((b) => b.type === "tool_result" && b.is_error === true), "the missing tool, named").toMatchObject({ content: expect.stringContaining("read_file") });
   });
 
   test("a repeated delete runs twice: two tool_use ids are two calls (caches-writes bug)", async () => {
@@ -237,7 +275,8 @@ describe("12 five exits", () => {
   test("needsApproval stops the run before the delete and hands back the call; approve resumes it (approval-ignored bug)", async () => {
     const session = await open("destructive");
     const { tools, deleted } = workspace({ needsApproval: true });
-    const stopped = await run(newRun("Free some disk space."), tools, { client: session.client });
+    const events: TraceEvent[] = [];
+    const stopped = await run(newRun("Free some disk space."), tools, { client: session.client, onEvent: (e) => events.push(e) });
 
     expect(stopped.status).toBe("interrupted");
     expect(deleted, "nothing is deleted before a person decides").toEqual([]);
@@ -246,6 +285,9 @@ describe("12 five exits", () => {
     const call = asked.content.find((b): b is Anthropic.ToolUseBlock => b.type === "tool_use")!;
     expect(stopped.interruption).toMatchObject({ type: "approval", callId: call.id, toolName: "delete_file", input: { path: "access.log" } });
     expect(pending(stopped).map((c) => c.id)).toEqual([call.id]);
+    expect(events.filter((e) => e.type === "approval_required")).toEqual([
+      expect.objectContaining({ runId: stopped.runId, toolName: "delete_file", callId: call.id, input: { path: "access.log" } }),
+    ]);
 
     const end = await run(approve(stopped, call.id), tools, { client: session.client });
     expect(end.status).toBe("completed");
@@ -280,6 +322,9 @@ describe("12 five exits", () => {
     expect(told.output).toContain("did not delete anything");
     // The chapter's measured lie: an empty slot reads as success.
     expect(lied.output).toContain("Deleted access.log");
+    const slot = JSON.parse(JSON.stringify(silent.bodies()[0]!.messages.at(-1)!.content)) as Anthropic.ToolResultBlockParam[];
+    const written = slot.find((b) => b.type === "tool_result" && b.tool_use_id === "toolu_01DeleteAccess")!;
+    expect([undefined, "", []], "rejected with no reason: an empty text").toContainEqual(written.content);
   });
 
   test("a run abandoned inside a tool resumes from disk: only the outstanding call runs, no extra model call (resumes-with-model-call bug)", async () => {
@@ -382,6 +427,13 @@ describe("12 five exits", () => {
     expect(labels, "progress of the two steps done before the Stop").toEqual(["scanned 200 of 1200 files", "scanned 400 of 1200 files"]);
     expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
     expect(session.calls()).toHaveLength(1);
+
+    // Stop pressed while a model call is on its way: that call is cancelled too, never answered.
+    const halt = new AbortController();
+    const midCall = await open("runaway", (n) => void (n === 2 && halt.abort("user pressed Stop")));
+    const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
+    expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    expect(midCall.calls(), "the provider never got the second call").toHaveLength(1);
   }, 4_000);
 
   test("the JSONL trace: one line per event, in order, the run id on every line (trace-missing-run-id bug)", async () => {
@@ -403,6 +455,10 @@ describe("12 five exits", () => {
     expect(turns.at(-1)!["costUsd"] as number).toBeCloseTo(end.costUsd, 9);
     expect(turns[0]!["input_tokens"]).toBe(session.calls()[0]!.usage!.input_tokens);
     expect(lines.find((l) => l.type === "tool_progress")).toMatchObject({ toolName: "read_file", label: "opening errors.log" });
+    for (const l of lines.filter((line) => line.type === "tool_result")) {
+      expect(l, "a tool that returned").toMatchObject({ ok: true });
+      expect(l["ms"], "its time in ms").toSatisfy((ms: number) => ms >= 0 && ms < 60_000);
+    }
     expect(lines.at(-1)).toMatchObject({ status: "completed", reason: null, turns: 3 });
   });
 
@@ -413,11 +469,18 @@ describe("12 five exits", () => {
     const end = await run(newRun("Find the log that mentions a timeout."), [research], { client: parent.client });
 
     expect(research.readOnly).toBe(true);
+    expect(research.input_schema).toMatchObject({ type: "object", properties: { question: { type: "string" } }, required: ["question"] });
     expect(end.status).toBe("completed");
+    expect(child.bodies()[0]!.messages[0], "the child's goal is the question").toMatchObject({ role: "user", content: expect.stringContaining("timeout") });
     expect(end.output).toContain("From the research:");
     // The turn-cap test pins the exact count; here it is enough that the child's own cap of 3 held, not the default 20.
     expect(child.calls().length, "the child's model calls").toBeLessThanOrEqual(4);
     expect(JSON.stringify(parent.bodies()), "the parent sees a summary, not the child's transcript").not.toContain("list_files");
+
+    const small = await open("runaway");
+    const cheap = subagent({ name: "research", description: "Investigates.", client: small.client, tools: workspace().tools, maxTurns: 1, maxBudgetUsd: 1, model: "claude-haiku-4-5", system: "Be brief." });
+    await cheap.run({ question: "Which log?" }, { signal: new AbortController().signal, progress: () => {} });
+    expect(small.bodies()[0], "the child runs on its own model and system prompt").toMatchObject({ model: "claude-haiku-4-5", system: "Be brief." });
 
     const stop = new AbortController();
     const cancelled = await open("runaway", (n) => void (n === 2 && stop.abort("parent stopped")));
@@ -429,9 +492,9 @@ describe("12 five exits", () => {
   test("the state on disk is the state run returned, whichever way it stopped (final-stop-unsaved bug)", async () => {
     const dir = tempDir();
     const answering = await open("plan");
-    const done = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: answering.client, saveDir: dir });
+    const done = await run(newRun("Which log mentions a timeout?", { runId: "plan-1" }), workspace().tools, { client: answering.client, saveDir: dir });
     expect(done.status).toBe("completed");
-    expect(load(dir, done.runId), "a completed run, as saved").toMatchObject({ status: "completed", output: done.output, turns: done.turns });
+    expect(load(dir, "plan-1"), "a completed run, as saved under the id it was given").toMatchObject({ status: "completed", output: done.output, turns: done.turns });
 
     const asking = await open("destructive");
     const waiting = await run(newRun("Free some disk space."), workspace({ needsApproval: true }).tools, { client: asking.client, saveDir: dir });
@@ -481,6 +544,7 @@ describe("12 five exits", () => {
       {
         role: "assistant",
         content: [
+          { type: "text", text: "I will list the files and read errors.log." },
           { type: "tool_use", id: "toolu_01ListFiles", name: "list_files", input: {} },
           { type: "tool_use", id: "toolu_01ReadErrors", name: "read_file", input: { path: "errors.log" } },
         ],
@@ -497,6 +561,14 @@ describe("12 five exits", () => {
     expect(end.status).toBe("completed");
     expect(end.output).toContain("worker 7 timed out");
     expect(session.calls()).toHaveLength(1);
+
+    // A reply that says something and asks for a tool is a tool turn: the call runs, the run goes on.
+    const notes = await open("growing", undefined, { turns: 2, grow: 20 });
+    const pages: string[] = [];
+    const fetchPage: Tool = { name: "fetch_page", description: "Fetches one page.", input_schema: { type: "object", properties: { page: { type: "integer" } } }, run: (input) => (pages.push(String(input["page"])), "nothing new") };
+    const read = await run(newRun("Read the report page by page."), [fetchPage], { client: notes.client });
+    expect(read.status).toBe("completed");
+    expect(pages).toEqual(["1", "2"]);
   });
 
   test("all results of one turn travel in one user message, a rejected one too (results-own-message bug)", async () => {
