@@ -70,7 +70,9 @@ for (const exercise of exercises) {
         equivalent++;
       } else {
         undetected++;
-        survivors.push(`  ${exercise}.ts:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} → ${JSON.stringify(m.replacement)} (${m.status})`);
+        survivors.push(
+          `  ${exercise}.ts:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} → ${JSON.stringify(m.replacement)} (${m.status})`,
+        );
       }
     }
   }
@@ -78,14 +80,18 @@ for (const exercise of exercises) {
   const raw = detected / (detected + undetected + equivalent || 1);
   const score = detected / (detected + undetected || 1);
   rows.push({ exercise, mutants: results.length, detected, equivalent, survived: undetected, raw, score, seconds: Math.round((Date.now() - began) / 1000) });
-  console.log(`${exercise}: ${percent(score)} (${detected} killed, ${undetected} survived, ${equivalent} equivalent; ${percent(raw)} counting them) in ${rows.at(-1)?.seconds} s`);
+  console.log(
+    `${exercise}: ${percent(score)} (${detected} killed, ${undetected} survived, ${equivalent} equivalent; ${percent(raw)} counting them) in ${rows.at(-1)?.seconds} s`,
+  );
   for (const line of survivors) console.log(line);
   for (const key of stale) console.log(`  listed as equivalent but not a survivor any more: ${key}`);
 }
 console.log("");
 console.log("exercise               score   killed  survived  equivalent  seconds");
 for (const r of rows)
-  console.log(`${r.exercise.padEnd(22)} ${percent(r.score).padStart(7)}  ${String(r.detected).padStart(6)}  ${String(r.survived).padStart(8)}  ${String(r.equivalent).padStart(10)}  ${String(r.seconds).padStart(7)}`);
+  console.log(
+    `${r.exercise.padEnd(22)} ${percent(r.score).padStart(7)}  ${String(r.detected).padStart(6)}  ${String(r.survived).padStart(8)}  ${String(r.equivalent).padStart(10)}  ${String(r.seconds).padStart(7)}`,
+  );
 console.log(`total: ${Math.round((Date.now() - started) / 1000)} s`);
 writeFileSync(join(reportDir, "scores.json"), `${JSON.stringify(rows, null, 2)}\n`);
 process.exitCode = rows.every((r) => r.score >= 0.85) ? 0 : 1;
