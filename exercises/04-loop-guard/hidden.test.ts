@@ -106,6 +106,7 @@ describe("04 loop guard: no false alarms", () => {
     };
     const pairs: Array<[string, unknown, unknown]> = [
       ["numbers", { page: 1 }, { page: 2 }],
+      ["objects that hold a null", { month: "March", filter: null }, { month: "May", filter: null }],
       ["BigInts", { rows: 12n }, { rows: 13n }],
       ["an array and an object with its indices as keys", { items: ["x", "y"] }, { items: { 0: "x", 1: "y" } }],
       ["two objects that contain themselves", { root: looped("a") }, { root: looped("b") }],
