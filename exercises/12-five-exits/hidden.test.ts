@@ -163,6 +163,14 @@ describe("12 five exits", () => {
     expect(end.interruption).toEqual({ type: "max_budget" });
     expect(events.filter((e) => e.type === "run_stopped")).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
 
+    // Each model at its own price: the books match the wire priced at sonnet's and haiku's rates.
+    for (const [model, price] of [["claude-sonnet-5", { in: 3e-6, out: 15e-6 }], ["claude-haiku-4-5", { in: 1e-6, out: 5e-6 }]] as const) {
+      const priced = await open("runaway");
+      const short = await run(newRun("Tidy up the workspace.", { model }), workspace().tools, { client: priced.client, maxTurns: 2 });
+      const charged = sum(priced.calls().map((c) => c.usage!.input_tokens * price.in + c.usage!.output_tokens * price.out));
+      expect(short.costUsd, `${model} at its own price`).toBeCloseTo(charged, 9);
+    }
+
     // A budget stop is resumable: raised, the run goes on.
     const before = session.calls().length;
     const raised = await run(end, workspace().tools, { client: session.client, maxBudgetUsd: 0.004, maxTurns: 1000 });
