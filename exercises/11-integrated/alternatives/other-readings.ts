@@ -3,7 +3,8 @@
  * other way from the solution: a reply cut off at max_tokens counts as text the model wrote (the
  * partial carries it); model_context_window_exceeded is a cut-off like max_tokens; a tool's
  * error goes through the offloader like any result; the ledger's ms is the successful attempt
- * alone, not the retries' waits; a tenant of only spaces is no tenant. Each turn is one pass of
+ * alone, not the retries' waits; a tenant of only spaces is no tenant; a claim is a line that
+ * starts with "Claim" at its very first character, indented lines are prose. Each turn is one pass of
  * a `for` over steps, with small functions for the answer and the tool turn.
  */
 import Anthropic from "@anthropic-ai/sdk";
@@ -58,7 +59,7 @@ export function authorize(tool: string, args: Record<string, unknown>, tenant: s
 
 export function goalPredicate(text: string): boolean {
   if (!text.trim()) return false;
-  for (const line of text.split("\n")) if (line.trim().startsWith("Claim") && !line.includes("[src:")) return false;
+  for (const line of text.split("\n")) if (line.startsWith("Claim") && !line.includes("[src:")) return false;
   return true;
 }
 
