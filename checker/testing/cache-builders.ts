@@ -129,10 +129,15 @@ export function earlyBreakpointBuilder(): BuildRequest {
 
 /** 1,100 cached tokens and a 9,900-token question: a warm call reads exactly a tenth of its input. */
 export function tenthBuilder(): BuildRequest {
+  return shareBuilder(1_100, 9_900);
+}
+
+/** A warm call reads exactly `cached` tokens (the system block) and leaves `uncached` uncached (the question). */
+export function shareBuilder(cached: number, uncached: number): BuildRequest {
   return (question) => ({
     model: CACHE_MODEL,
     max_tokens: 256,
-    system: [{ type: "text", text: sized("House rules, the short version.\n", 1_100), cache_control: ephemeral }],
-    messages: [{ role: "user", content: padToTokens(`${question}\n`, 9_900) }],
+    system: [{ type: "text", text: sized("House rules, the short version.\n", cached), cache_control: ephemeral }],
+    messages: [{ role: "user", content: padToTokens(`${question}\n`, uncached) }],
   });
 }

@@ -149,6 +149,7 @@ export {
   modelRouterBuilder,
   rotatedKeysBuilder,
   stampedBuilder,
+  shareBuilder,
   tenthBuilder,
   type BuildRequest,
 } from "./cache-builders.js";

@@ -99,7 +99,7 @@ export function referenceParts(o: PartsOptions) {
   const store = new Map<string, string>(Object.entries({ ...ACME_CACHED, ...o.cached }));
   const lookups: CacheLookup[] = [];
   const puts: Array<{ q: string; a: string; ns: string }> = [];
-  const rows: Array<{ usage: Usage; usd: number; ms: number }> = [];
+  const rows: Array<{ label: string; usage: Usage; usd: number; ms: number }> = [];
   const guardStates: unknown[] = [];
   const sleeps: number[] = [];
   // Artifacts live in memory under the chapter's folder name: graded workers may write no file.
@@ -188,9 +188,9 @@ export function referenceParts(o: PartsOptions) {
       }
     },
     ledger: {
-      record(_label: string, model: string, usage: Usage, ms: number) {
+      record(label: string, model: string, usage: Usage, ms: number) {
         events.push("ledger");
-        rows.push({ usage, usd: usdOf(usage, model), ms });
+        rows.push({ label, usage, usd: usdOf(usage, model), ms });
       },
     },
     budget(limit: number) {

@@ -220,7 +220,19 @@ describe("01 tool loop", () => {
     const outcome = agent(session.client, "Write the whole report.", LIST_FILES, () => "", { maxTokens: 200 });
 
     await expect(outcome).rejects.toThrow(Error);
+    await expect(outcome, "the error says why").rejects.toThrow(/\S/);
     expect(session.calls()[0]?.response).toMatchObject({ stop_reason: "max_tokens" });
+  });
+
+  test("the system prompt given in the options reaches the model on every call (system-dropped bug)", async () => {
+    const session = await open("capital-weather");
+    const system = "You are a terse weather assistant. Answer in one sentence.";
+
+    await agent(session.client, "What is the weather in the capital of Japan?", CAPITAL_TOOLS, (name) => (name === "get_capital" ? "Tokyo" : "18C"), { system });
+
+    // A string or text blocks: what counts is the text the model reads.
+    const sent = session.bodies().map((b) => (typeof b.system === "string" || b.system === undefined ? b.system : b.system.map((block) => block.text).join("")));
+    expect(sent).toEqual([system, system, system]);
   });
 
   test("a refusal with empty content returns a short decline, not a crash (refusal-crash bug)", async () => {
@@ -243,6 +255,7 @@ describe("01 tool loop", () => {
 
     expect(error).toBeInstanceOf(Error);
     expect(error, "the cap is the harness's own error, not a failed request").not.toBeInstanceOf(Anthropic.APIError);
+    expect((error as Error).message, "the error says why").toMatch(/\S/);
     expect(session.calls()).toHaveLength(12);
   }, MANY_CALLS_MS);
 

@@ -97,6 +97,17 @@ describe("02 retry", () => {
     // Without jitter every wake time is the same and the spread is 0. A jitter of 0.1 of the
     // wait (the least the chapter defends) spreads them by about 0.02 of the mean, 0.3 by 0.06.
     expect(stdev(wakes), `wake times ${seconds(wakes)}`).toBeGreaterThan(0.01 * mean(wakes));
+
+    // The jitter grows with the wait: drawn at the top of its range it adds at least a tenth of
+    // every wait (a fixed 0.3 s would spread the first wake and none after it).
+    const slept = async (random: () => number) => {
+      const failing = await useScenario("server-errors", { options: { faults: 6, status: 503 } });
+      const clock = fakeClock();
+      await callWithRetry(ask(failing, "Check the build.", clock), { maxAttempts: 7, sleep: clock.sleep, random });
+      return clock.now();
+    };
+    const [least, most] = [await slept(() => 0), await slept(() => 0.999)];
+    expect(most - least, `slept ${least.toFixed(3)} s at random() = 0, ${most.toFixed(3)} s near 1`).toBeGreaterThanOrEqual(0.09 * least);
   }, MANY_CALLS_MS);
 
   test("401, 403, 404, 413 and 422 are each sent once and rethrown at once, like a 400 (retries-other-4xx bug)", async () => {
@@ -271,5 +282,17 @@ describe("02 retry", () => {
       [2, 429],
       [3, 429],
     ]);
+  });
+
+  test("the last attempt's error comes back at once: no wait after it (waits-after-last-attempt bug)", async () => {
+    const session = await useScenario("server-errors", { options: { faults: 99 } });
+    const clock = fakeClock();
+    const fn = ask(session, "Rotate the logs.", clock);
+
+    const { error } = await settle(callWithRetry(fn, { maxAttempts: 3, sleep: clock.sleep, random: seededRandom(12) }));
+
+    expect(error).toMatchObject({ status: session.calls().at(-1)!.status });
+    expect(fn.times, "three attempts").toHaveLength(3);
+    expect(clock.now(), `the clock when the error came back, against the last attempt at ${fn.times.at(-1)} s`).toBe(fn.times.at(-1));
   });
 });

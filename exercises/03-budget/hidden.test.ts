@@ -160,6 +160,14 @@ describe("03 budget", () => {
     });
 
     expect(states, "state at $0.79, 0.81, 0.85, 0.89, 0.99 and 1.01 of $1.00").toEqual(levels.map(([, state]) => state));
+
+    // The same shares of a $2.50 limit: the state is a fraction of the limit, whatever the limit.
+    const ofTwoFifty = levels.map(([tokens]) => {
+      const budget = new Budget(2.5);
+      budget.charge(OPUS, usage({ input: tokens * 2.5 }));
+      return budget.state;
+    });
+    expect(ofTwoFifty, "the same shares of $2.50").toEqual(levels.map(([, state]) => state));
   });
 
   test('a spend of exactly 80 % of the limit reads "warn" (warn-after-80 bug)', () => {

@@ -82,6 +82,10 @@ describe("04 loop guard: no false alarms", () => {
 
     expect(run(guard, times(20, (i) => [`tool_${i}`, { i }, { step: i }]))).toEqual(nulls(20));
     expect(guard.trips).toBe(0);
+
+    // Six flat steps, then steps with no value: those leave the count at six, so nothing is nudged.
+    const flatThenNone: Call[] = times(12, (i) => (i < 7 ? [`edit_${i}`, { i }, { step: i }, 3] : [`read_${i}`, { i }, { step: i }]));
+    expect(run(new LoopGuard(), flatThenNone)).toEqual(nulls(12));
   });
 
   test("the same arguments for four different tools are four calls (args-only bug)", () => {
@@ -94,6 +98,22 @@ describe("04 loop guard: no false alarms", () => {
     const out = run(new LoopGuard(), times(4, (i) => ["list_invoices", { filter: { month: i % 2 === 0 ? "March" : "May" } }, { step: i }]));
 
     expect(out, "March twice and May twice: no call was made four times").toEqual(nulls(4));
+
+    const looped = (name: string) => {
+      const node: Record<string, unknown> = { name };
+      node["self"] = node;
+      return node;
+    };
+    const pairs: Array<[string, unknown, unknown]> = [
+      ["numbers", { page: 1 }, { page: 2 }],
+      ["objects that hold a null", { month: "March", filter: null }, { month: "May", filter: null }],
+      ["BigInts", { rows: 12n }, { rows: 13n }],
+      ["an array and an object with its indices as keys", { items: ["x", "y"] }, { items: { 0: "x", 1: "y" } }],
+      ["two objects that contain themselves", { root: looped("a") }, { root: looped("b") }],
+    ];
+    for (const [what, a, b] of pairs) {
+      expect(run(new LoopGuard(), times(4, (i) => ["fetch", i % 2 === 0 ? a : b, { step: i }])), `${what}, twice each`).toEqual(nulls(4));
+    }
   });
 });
 
@@ -109,6 +129,11 @@ describe("04 loop guard: fingerprints, the cap, the options", () => {
     const out = run(new LoopGuard(), orders.map((args, i) => ["search_docs", args, { step: i }]));
 
     expect(out[3], "the 4th sighting of one call").toMatch(REPEAT);
+
+    // One object in two places holds what two equal copies hold: the same arguments.
+    const shared = { lang: "en" };
+    const copies = run(new LoopGuard(), times(4, (i) => ["search_docs", i % 2 === 0 ? { a: shared, b: shared } : { a: { lang: "en" }, b: { lang: "en" } }, { step: i }]));
+    expect(copies[3], "a shared object and two copies, twice each").toMatch(REPEAT);
   });
 
   test("a call made again with other calls in between still counts: A, B, A, B, A, B, A trips on the 7th (consecutive-only bug)", () => {
@@ -124,7 +149,13 @@ describe("04 loop guard: fingerprints, the cap, the options", () => {
 
     expect(guard.check("count_rows", { table: "orders", above: 10n }, { rows: 12n })).toBeNull();
     expect(guard.check("walk_tree", { root: loop }, { tree: loop })).toBeNull();
-    expect(guard.steps).toBe(2);
+    const locked = {
+      get secret(): string {
+        throw new Error("no access");
+      },
+    };
+    expect(guard.check("read_vault", { vault: locked }, { step: 3 }), "a getter that throws").toBeNull();
+    expect(guard.steps).toBe(3);
   });
 
   test("the step cap sets halted and returns its reason, and never throws (cap-throws bug)", () => {

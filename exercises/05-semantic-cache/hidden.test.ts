@@ -69,6 +69,11 @@ describe("05 semantic cache: the threshold", () => {
     expect(rows.filter((r) => r.threshold >= 0.98).every((r) => r.falseHits === 0)).toBe(true);
     expect(fixture.calls, "the memo embeds each distinct string once").toHaveLength(memo.size);
     expect(rows.map((r) => r.threshold)).toEqual([...SWEEP_THRESHOLDS]);
+
+    // "At least the threshold": a similarity exactly on it is served (1 for the same vector, threshold 1).
+    const exact = new SemanticCache({ embed: async () => [1, 0], threshold: 1 });
+    await exact.put("ping", "pong");
+    expect(await exact.get("ping again"), "a similarity equal to the threshold").toBe("pong");
   });
 
   test("the default threshold serves none of the 25 near misses, and still serves paraphrases above 0.98 (low-default-threshold bug)", async () => {
@@ -124,9 +129,14 @@ describe("05 semantic cache: the guards", () => {
       await early.put(q, answerTo(q));
       await late.put(q, answerTo(q));
 
+      const edge = new SemanticCache(options);
+      await edge.put(q, answerTo(q));
+
       clock.advance(seconds - 1);
       expect(await early.get(q), `ttl ${seconds}: ${seconds - 1} s after put`).toBe(answerTo(q));
-      clock.advance(2);
+      clock.advance(1);
+      expect(await edge.get(q), `ttl ${seconds}: exactly ${seconds} s after put is no longer "less than ttl"`).toBeNull();
+      clock.advance(1);
       expect(await late.get(q), `ttl ${seconds}: ${seconds + 1} s after put`).toBeNull();
     }
   });

@@ -103,6 +103,7 @@ describe("06 eval harness", () => {
     expect(once).toMatchObject({ passed: false, safetyOk: false });
     expect(voted.safetyOk).toBe(false);
     expect(report([result("fine"), voted]).safetyViolations).toEqual(["close-account"]);
+    expect((await runCaseMajority(c, scheduledAgent([safe, safe, safe]))).safetyOk, "three safe runs").toBe(true);
   });
 
   test("a case passing 2 of 3 runs is passed, whichever run failed (unanimous-vote bug)", async () => {
@@ -127,6 +128,8 @@ describe("06 eval harness", () => {
       expect(voted.passed, `seed ${seed}`).toBe(false);
     }
     expect((await runCaseMajority(c, scheduledAgent([bad, bad, bad]))).passed).toBe(false);
+    // Half is not more than half: 2 of 4.
+    expect((await runCaseMajority({ ...c, nRuns: 4 }, scheduledAgent([good, bad, good, bad]))).passed, "2 of 4 runs").toBe(false);
   });
 
   test("runs that disagree are flagged as flake and listed in flakyCases; unanimous ones are not (no-flake-flag bug)", async () => {
@@ -163,6 +166,7 @@ describe("06 eval harness", () => {
     expect(voted.passed).toBe(true);
     expect(one.inputs).toEqual(["hi there"]);
     expect(single.passed).toBe(false);
+    expect(single.tags, "a case without tags has none").toEqual([]);
   });
 
   test("medianUsd is the median: one $5 outlier among cents leaves it at the typical cost (mean-cost bug)", () => {

@@ -7,6 +7,7 @@ import {
   healthyBuilder,
   modelRouterBuilder,
   rotatedKeysBuilder,
+  shareBuilder,
   stampedBuilder,
   tenthBuilder,
   usdOf,
@@ -81,6 +82,15 @@ describe("07 cache audit", () => {
     expect(audit.perCall.at(-1)).toMatchObject({ cacheRead: 1_100, cacheWrite: 0, uncachedIn: 9_900 });
     expect(audit.hitRate).toBeCloseTo(0.1, 3);
     expect(audit.verdict.startsWith("BROKEN"), audit.verdict).toBe(true);
+
+    // The same at the other line: exactly 0.7 is not above 0.7, so it is WEAK, not HEALTHY.
+    const s2 = await session();
+    const seventh = shareBuilder(7_700, 3_300);
+    await warm(s2.client, seventh);
+    const atSeven = await auditCaching(s2.client, seventh);
+    console.log(describeAudit("seven tenths read", atSeven));
+    expect(atSeven.perCall.at(-1)).toMatchObject({ cacheRead: 7_700, cacheWrite: 0, uncachedIn: 3_300 });
+    expect(atSeven.verdict.startsWith("WEAK"), atSeven.verdict).toBe(true);
   }, AUDIT_MS);
 
   test("a null or missing cache field counts as 0 in every row, as the API may send either (null-cache-fields bug)", async () => {
@@ -128,6 +138,15 @@ describe("07 cache audit", () => {
     }
     expect(audit.hitRate).toBe(0);
     expect(audit.verdict.startsWith("BROKEN"), audit.verdict).toBe(true);
+
+    // Healthy for two calls, stamped on the third: the verdict is the last call's, whatever n is.
+    const s2 = await session();
+    let built = 0;
+    const [steady, stamped] = [healthyBuilder(), stampedBuilder()];
+    const turning = await auditCaching(s2.client, (q) => (++built < 3 ? steady(q) : stamped(q)), 3);
+    console.log(describeAudit("healthy, then stamped", turning));
+    expect(turning.perCall[1]!.cacheRead, "the second call reads").toBeGreaterThan(0);
+    expect(turning.verdict.startsWith("BROKEN"), turning.verdict).toBe(true);
   }, AUDIT_MS);
 
   test("a tool whose keys come back in another order on every call flips the verdict to BROKEN: the audit sends what the builder built (sorted-request bug)", async () => {
@@ -156,6 +175,7 @@ describe("07 cache audit", () => {
 
     expect(finding).toContain("2026-07-30");
     expect(finding).not.toContain("identical");
+    expect(finding.split("\n").length, "the old and the new line, each on a line of its own").toBeGreaterThanOrEqual(2);
   });
 
   test("findInvalidator catches a tool's keys in another order, which a sorted diff cannot see (sorted-diff bug)", () => {

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { Offloader, READ_ARTIFACT_TOOL } from "lab:impl";
 import { exerciseFixtures, PLANTED_DOCUMENT, useScenario } from "lab:test";
@@ -77,6 +77,14 @@ describe("08 offloading", { timeout: 8_000 }, () => {
     expect(readdirSync(root)).toHaveLength(1);
     expect(readFileSync(pathIn(pointer, root), "utf8")).toBe(big);
     expect(off.savedChars).toBe(101);
+
+    // The defaults: 2,000 characters, in join(tmpdir(), "agent-artifacts").
+    const byDefault = new Offloader();
+    const defaultRoot = join(tmpdir(), "agent-artifacts");
+    expect(byDefault.wrap("lookup", "c".repeat(2_000))).toBe("c".repeat(2_000));
+    const saved = pathIn(byDefault.wrap("lookup", "c".repeat(2_001)), defaultRoot);
+    expect(readFileSync(saved, "utf8")).toHaveLength(2_001);
+    rmSync(saved);
   });
 
   test("the chapter's 38,059-character search dump becomes a pointer 20× shorter naming size, path, head and tail (thin-pointer bug)", () => {
@@ -126,6 +134,9 @@ describe("08 offloading", { timeout: 8_000 }, () => {
     expect(off.read(path, 0, 2)).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
     expect(off.read(path, 390, 50)).toBe(`[lines 390-400 of 400]\n${rows.slice(390).join("\n")}`);
     expect(off.read(path)).toBe(`[lines 0-200 of 400]\n${rows.slice(0, 200).join("\n")}`);
+    const folder = join(dirname(path), "a-folder");
+    mkdirSync(folder);
+    expect(off.read(folder), "a folder inside the root is no artifact").toMatch(/^Error:/);
   });
 
   test("one read returns at most 500 lines, however many are asked for (uncapped-window bug)", () => {
@@ -175,6 +186,7 @@ describe("08 offloading", { timeout: 8_000 }, () => {
     expect(off.read("/etc/passwd"), "the case every version catches: refused, nothing read").toMatch(REFUSED);
     expect(legitimateRead()).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
     expect(off.read(traversal)).toBe(OUTSIDE);
+    expect(off.read([root, ".."].join(sep)), "the root's own parent").toBe(OUTSIDE);
     expect(legitimateRead()).toBe("[lines 0-2 of 400]\nrow 0\nrow 1");
   });
 
@@ -198,6 +210,8 @@ describe("08 offloading", { timeout: 8_000 }, () => {
     expect(schema.properties["offset"]?.type, "the model can ask for a window").toBe("integer");
     expect(schema.properties["limit"]?.type).toBe("integer");
     expect(schema.required).toEqual(["path"]);
+    expect(READ_ARTIFACT_TOOL.description, "says when to use it").toContain("[offloaded]");
+    expect(READ_ARTIFACT_TOOL.description, "and to keep the window narrow").toMatch(/narrow/i);
 
     const session = await useScenario("injection");
     const off = new Offloader({ root: freshRoot() });

@@ -163,5 +163,8 @@ describe("09 trajectory", () => {
       "SAFETY: card number in args to charge_card",
       "SAFETY: card number in args to refund_card",
     ]);
+    // The whole JSON of the args is searched, from its first character: a string pattern anchored there matches.
+    const anchored = new Trajectory(trace(step("run_shell", { cmd: "rm -rf /tmp/cache" }))).noPatternInArgs('^\\{"cmd"', "a raw shell command").violations;
+    expect(anchored).toEqual(["SAFETY: a raw shell command in args to run_shell"]);
   });
 });

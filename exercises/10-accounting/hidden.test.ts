@@ -247,7 +247,10 @@ describe("10 accounting", { timeout: 8_000 }, () => {
   });
 
   test("retries reach the ledger: two 429s then success leave three rows, the failures at zero tokens (failed-attempt-unrecorded bug)", async () => {
-    const session = await useScenario("rate-limited", { options: { faults: 2 } });
+    // Each request takes 40 ms on the test's clock, failed ones too.
+    const clock = fakeClock();
+    const slow: typeof fetch = (input, init) => (clock.advance(40), fetch(input, init));
+    const session = await useScenario("rate-limited", { options: { faults: 2 }, client: { fetch: slow } });
     const triage = accounted("triage", OPUS, () =>
       session.client.messages.create({ model: OPUS, max_tokens: 64, messages: [{ role: "user", content: "Route this ticket." }] }),
     );
@@ -276,6 +279,7 @@ describe("10 accounting", { timeout: 8_000 }, () => {
       ["triage", served[2]!.usage!.input_tokens, served[2]!.usage!.output_tokens, 0, 0],
     ]);
     expect(rows.slice(0, 2).map(rowUsd)).toEqual([0, 0]);
+    expect(rows.map((r) => r.ms), "each attempt timed, the failed ones too").toEqual([40, 40, 40]);
   });
 
   test("a failed call's error comes out of accounted as it was thrown, so a retry can still classify it (rethrow-wrapped bug)", async () => {
@@ -308,10 +312,17 @@ describe("10 accounting", { timeout: 8_000 }, () => {
     expect((error as Error).message).toContain("claude-opus-9");
     expect(ledger.rows).toEqual([]);
     expect(ledger.total()).toBe(0);
+
+    // The other two models have their own prices: a million tokens each way.
+    ledger.record("router", "claude-sonnet-5", usage(1_000_000, 1_000_000), 12);
+    ledger.record("router", "claude-haiku-4-5", usage(1_000_000, 1_000_000), 12);
+    expect(ledger.rows.map((r) => [r.usdIn, r.usdOut].map((usd) => Number(usd.toFixed(9))))).toEqual([[3, 15], [1, 5]]);
   });
 
   test("a stream cut off after message_start is recorded with the input it reported, then the retry's stream (stream-failure-free bug)", async () => {
-    const session: ScenarioSession = await useScenario("drop-mid-stream", { options: { faults: 1 } });
+    const clock = fakeClock();
+    const slow: typeof fetch = (input, init) => (clock.advance(25), fetch(input, init));
+    const session: ScenarioSession = await useScenario("drop-mid-stream", { options: { faults: 1 }, client: { fetch: slow } });
     const streamed = accountedStream("stream", OPUS, () =>
       session.client.messages.stream({ model: OPUS, max_tokens: 256, messages: [{ role: "user", content: "Summarise the rotation policy for API keys in one line." }] }),
     );
@@ -329,6 +340,16 @@ describe("10 accounting", { timeout: 8_000 }, () => {
     expect(rows[0]!.out).toBeLessThanOrEqual(1);
     expect(rows[1]!.in, "the retry's stream is a row of its own").toBe(whole!.usage!.input_tokens);
     expect(final.stop_reason).toBe("end_turn");
+    expect(rows.map((r) => r.ms), "both streams timed on the clock").toEqual([25, 25]);
+
+    // Cut before any header: no message_start, so zero tokens, and the connection's own error comes out.
+    const early = await useScenario("drop-before-headers", { options: { faults: 1 } });
+    const before = LEDGER.rows.length;
+    const failed = await accountedStream("stream", OPUS, () =>
+      early.client.messages.stream({ model: OPUS, max_tokens: 64, messages: [{ role: "user", content: "One line, please." }] }),
+    )().catch((err: unknown) => err);
+    expect(failed, "the connection error itself").toBeInstanceOf(Anthropic.APIConnectionError);
+    expect(ledgerRowsSince(before).map((r) => [r.in, r.out])).toEqual([[0, 0]]);
   });
 });
 

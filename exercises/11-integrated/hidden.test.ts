@@ -25,6 +25,10 @@ const lastUser = (body: Anthropic.MessageCreateParams) => JSON.stringify(body.me
 const toolResults = (body: Anthropic.MessageCreateParams) =>
   body.messages.flatMap((m) => (m.role === "user" && Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result") as Anthropic.ToolResultBlockParam[];
 
+/** Indices of user messages that follow another user message: a turn's answer split in two. */
+const splitUserMessages = (body: Anthropic.MessageCreateParams) =>
+  body.messages.flatMap((m, i) => (i > 0 && m.role === "user" && body.messages[i - 1]!.role === "user" ? [i] : []));
+
 /** The chapter's walk-through for acme, priced at claude-opus-5: what this run's ledger must come to. */
 const CHAPTER = { perTurn: [0.0427, 0.0149, 0.0123, 0.015, 0.0147], total: 0.0997, output: 0.253, cacheWrite: 0.589, cacheRead: 0.154, hitRate: 0.765 };
 /** A hundredth of a cent per turn; half a point on a share or the hit rate. */
@@ -93,7 +97,7 @@ describe("the cache comes first and is written last", () => {
   test("a cache hit answers with no model call (cache-after-call bug)", async () => {
     const t = await setup("acme-triage", {}, { cached: { [`acme\u0000${QUESTION}`]: "Claim 1: Settings > API keys [src:docs/api-keys.md]" } });
     const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
-    expect(result).toMatchObject({ ok: true, source: "cache", usd: 0 });
+    expect(result).toMatchObject({ ok: true, source: "cache", usd: 0, reason: "cache hit", steps: [] });
     expect(result.text).toContain("Settings > API keys");
     expect(t.session.calls(), "a hit makes no model call").toHaveLength(0);
   });
@@ -125,8 +129,12 @@ describe("every model call is retried, recorded and charged", () => {
 
   test("every model call is in the ledger with the usage the provider served (unrecorded-call bug)", async () => {
     const t = await setup("acme-triage");
+    const started = performance.now();
     await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    const wall = performance.now() - started;
     const served = t.session.calls().map((c) => c.usage);
+    expect(t.rows.map((r) => r.label), "every call under the label agent").toEqual(served.map(() => "agent"));
+    for (const r of t.rows) expect(r.ms, "a call's time lies within the run's").toSatisfy((ms: number) => ms >= 0 && ms <= wall);
     expect(served.length).toBeGreaterThanOrEqual(4);
     expect(t.rows.map((r) => r.usage.output_tokens)).toEqual(served.map((u) => u!.output_tokens));
     expect(t.rows.map((r) => r.usage.input_tokens)).toEqual(served.map((u) => u!.input_tokens));
@@ -140,6 +148,16 @@ describe("every model call is retried, recorded and charged", () => {
     expect(result.usd).toBeCloseTo(ledgerTotal, 9);
     expect(Math.abs(result.usd - ledgerTotal)).toBeLessThan(DOLLARS);
   });
+
+  test("an answer that passes is returned even when its call crossed the limit: it is paid for (budget-before-answer bug)", async () => {
+    const t = await setup("acme-triage");
+    const limit = 0.09; // the walk-through spends about $0.085 before its answering call and $0.0997 in all
+    const result = await run(QUESTION, "acme", { limitUsd: limit, maxSteps: 10 }, t.parts);
+    expect(result, result.reason).toMatchObject({ ok: true, source: "model", reason: "answered" });
+    expect(goalPredicate(result.text)).toBe(true);
+    expect(result.usd, "the answering call crossed the limit").toBeGreaterThan(limit);
+    expect(result.usd).toBeCloseTo(t.rows.reduce((sum, r) => sum + r.usd, 0), 9);
+  });
 });
 
 describe("the stop reason decides", () => {
@@ -148,6 +166,21 @@ describe("the stop reason decides", () => {
     const result = await run("write the whole manual", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
     expect(result).toMatchObject({ ok: false, reason: "output truncated" });
     expect(t.session.calls()).toHaveLength(1);
+  });
+
+  test("a model call that still fails after its retries is a partial with its message, never a throw (model-error-throws bug)", async () => {
+    const t = await setup("bad-request");
+    const result = await run("how do I rotate an API key", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result).toMatchObject({ ok: false, source: "model", usd: 0, steps: [] });
+    expect(result.reason).toMatch(/^model call failed: .*max_tokens: 200000 > 128000/);
+  });
+
+  test("a refusal is a partial with its own reason, never an answer, after one call (refusal-answers bug)", async () => {
+    const t = await setup("refusal");
+    const result = await run("how do I rotate an API key", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
+    expect(result).toMatchObject({ ok: false, source: "model", reason: "the model declined", text: "" });
+    expect(t.session.calls(), "a refusal is not argued with").toHaveLength(1);
+    expect(t.puts, "nothing is cached").toEqual([]);
   });
 
   test("goalPredicate: every Claim line needs a [src: citation, and empty text is not done (trusts-end-turn bug)", async () => {
@@ -177,6 +210,8 @@ describe("authorize runs before execution", () => {
     expect(authorize("read_artifact", { path: "/tmp/x" }, "acme")).toBe(true);
     expect(authorize("rm_rf", { path: "/" }, "acme")).toBe(false);
     expect(authorize("delete_tenant", { confirmed: true }, "acme")).toBe(false);
+    expect(authorize("get_order", {}, "acme"), "every read on the list").toBe(true);
+    expect(authorize("update_account", { confirmed: true }, "acme"), "every write on the list").toBe(true);
   });
 
   test("a write needs a tenant and confirmed: true (unconfirmed-write bug)", async () => {
@@ -200,6 +235,7 @@ describe("authorize runs before execution", () => {
     expect(results.map((r) => r.is_error === true)).toEqual([true, true, false]);
     expect(results[0]!.content).toBe("Not permitted: rm_rf");
     expect(results[1]!.content).toBe("Not permitted: issue_refund");
+    expect(result.steps.map((s) => s.tool), "a denied call is no step").toEqual(["issue_refund"]);
   });
 
   test("the tenant is the run's, injected at dispatch, and in no tool schema (tenant-from-model bug)", async () => {
@@ -222,6 +258,25 @@ describe("tools run together, are offloaded, then guarded", () => {
     const elapsed = Math.max(...turn.map((d) => d.end)) - Math.min(...turn.map((d) => d.start));
     console.log(`parallel turn: ${elapsed} ms on the virtual clock (sequential would be 420 ms)`);
     expect(elapsed).toBe(240);
+  });
+
+  test("a turn's results go back in the one user message after it (results-split bug)", async () => {
+    const t = await setup("acme-triage");
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
+    expect(result.ok, result.reason).toBe(true);
+    const second = t.session.bodies()[1]!;
+    expect(second.messages.map((m) => m.role), "goal, the two-call turn, its two results").toEqual(["user", "assistant", "user"]);
+    expect(toolResults(second)).toHaveLength(2);
+    for (const body of t.session.bodies()) expect(splitUserMessages(body)).toEqual([]);
+  });
+
+  test("a tool that throws goes back as an is_error result with its message, and the run goes on (tool-error-throws bug)", async () => {
+    const t = await setup("acme-triage");
+    const failing = { ...t.parts, dispatch: (name: string, input: Record<string, unknown>, tenant: string) => (name === "get_account" ? Promise.reject(new Error("account service down")) : t.parts.dispatch(name, input, tenant)) };
+    const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, failing);
+    expect(result.ok, result.reason).toBe(true);
+    expect(toolResults(t.session.bodies()[1]!).find((r) => r.content === "Error: account service down"), "the message, marked is_error").toMatchObject({ is_error: true });
+    expect(result.steps.find((s) => s.tool === "get_account"), "a step that failed").toMatchObject({ isError: true });
   });
 
   test("the guard sees the offloaded pointer, never the 38,059-character result (guard-before-offload bug)", async () => {
@@ -267,6 +322,16 @@ describe("every other exit is a partial, and the prefix never changes", () => {
     expect(bodies.some((b) => lastUser(b).includes(WRAP_UP)), "the note reached the model").toBe(true);
   });
 
+  test("the wrap-up note joins the turn's tool results in one user message (wrap-up-own-message bug)", async () => {
+    const t = await setup("runaway", {}, { repeat: 1_000 });
+    await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
+    const bodies = t.session.bodies();
+    const noted = bodies.find((b) => lastUser(b).includes(WRAP_UP));
+    expect(noted, "the note reached the model").toBeDefined();
+    expect(lastUser(noted!), "in the message that carries the results").toContain("tool_result");
+    for (const body of bodies) expect(splitUserMessages(body)).toEqual([]);
+  });
+
   test("the budget's stop returns a partial with its reason, steps and money (budget-throws bug)", async () => {
     const t = await setup("runaway", {}, { repeat: 1_000 });
     const result = await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
@@ -281,5 +346,11 @@ describe("every other exit is a partial, and the prefix never changes", () => {
     const result = await run("list the files", "acme", { limitUsd: 2, maxSteps: 3 }, t.parts);
     expect(result).toMatchObject({ ok: false, reason: "step cap of 3 reached" });
     expect(t.session.calls()).toHaveLength(3);
+
+    // Stopped at its uncited draft, the partial carries the last text the model wrote.
+    const short = await setup("acme-triage");
+    const draft = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 4 }, short.parts);
+    expect(draft).toMatchObject({ ok: false, reason: "step cap of 4 reached" });
+    expect(draft.text).toContain("Claim 1: You rotate a key");
   });
 });

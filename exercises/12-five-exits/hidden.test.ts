@@ -27,8 +27,8 @@ function fused(limit: number, hook?: (call: number) => Promise<void> | void): ty
   };
 }
 
-const open = (scenario: string, hook?: (call: number) => Promise<void> | void): Promise<ScenarioSession> =>
-  useScenario(scenario, { client: { fetch: fused(60, hook) } });
+const open = (scenario: string, hook?: (call: number) => Promise<void> | void, options: Record<string, number> = {}): Promise<ScenarioSession> =>
+  useScenario(scenario, { options, client: { fetch: fused(60, hook) } });
 
 /** What every call the provider answered cost, priced by the test. */
 function wireCosts(session: ScenarioSession): number[] {
@@ -71,6 +71,34 @@ function workspace(flags: { readOnly?: boolean; needsApproval?: boolean; hang?: 
   return { tools, ran, deleted };
 }
 
+/** A forecast tool for the `weather` scenario, which asks for three cities in one turn. */
+const forecast: Tool = {
+  name: "get_weather", description: "Today's or tomorrow's weather for one city.",
+  input_schema: { type: "object", properties: { city: { type: "string" }, day: { type: "string" } } },
+  run: (input) => `sunny in ${String(input["city"])} ${String(input["day"] ?? "today")}`,
+};
+
+/** The ids of every tool call the provider served, in order. */
+const servedCallIds = (session: ScenarioSession) =>
+  session.calls().flatMap((c) => ((c.response as Anthropic.Message | undefined)?.content ?? []).flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
+
+/** Where a request's tool results sit: for each assistant turn that asked for tools, the messages after it that answer it. */
+function carriersOfResults(messages: Anthropic.MessageParam[]): number[][] {
+  const carriers: number[][] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant" || typeof m.content === "string") return;
+    const ids = new Set(m.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])));
+    if (ids.size === 0) return;
+    const holding: number[] = [];
+    for (let j = i + 1; j < messages.length && messages[j]!.role === "user"; j++) {
+      const content = messages[j]!.content;
+      if (typeof content !== "string" && content.some((b) => b.type === "tool_result" && ids.has(b.tool_use_id))) holding.push(j);
+    }
+    carriers.push(holding);
+  });
+  return carriers;
+}
+
 /** Every run's folder lives under one base, removed when the file's tests are done. */
 const base = mkdtempSync(join(tmpdir(), "lab-12-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -84,7 +112,7 @@ describe("12 five exits", () => {
     expect(session.calls()[0]?.response).toMatchObject({ stop_reason: "max_tokens" });
     expect(end.status).toBe("failed");
     expect(end.output).toBeNull();
-    expect(end.error, "failed carries its reason").toEqual(expect.any(String));
+    expect(end.error, "failed carries its reason").toMatch(/\S/);
   });
 
   test("an API error ends the run as failed with its message; run does not throw (api-error-throws bug)", async () => {
@@ -134,15 +162,30 @@ describe("12 five exits", () => {
     expect(end.status).toBe("budget_exceeded");
     expect(end.interruption).toEqual({ type: "max_budget" });
     expect(events.filter((e) => e.type === "run_stopped")).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
+
+    // Each model at its own price: the books match the wire priced at sonnet's and haiku's rates.
+    for (const [model, price] of [["claude-sonnet-5", { in: 3e-6, out: 15e-6 }], ["claude-haiku-4-5", { in: 1e-6, out: 5e-6 }]] as const) {
+      const priced = await open("runaway");
+      const short = await run(newRun("Tidy up the workspace.", { model }), workspace().tools, { client: priced.client, maxTurns: 2 });
+      const charged = sum(priced.calls().map((c) => c.usage!.input_tokens * price.in + c.usage!.output_tokens * price.out));
+      expect(short.costUsd, `${model} at its own price`).toBeCloseTo(charged, 9);
+    }
+
+    // A budget stop is resumable: raised, the run goes on.
+    const before = session.calls().length;
+    const raised = await run(end, workspace().tools, { client: session.client, maxBudgetUsd: 0.004, maxTurns: 1000 });
+    expect(raised.status).toBe("budget_exceeded");
+    expect(session.calls().length, "more calls under the higher limit").toBeGreaterThan(before);
   });
 
   test("a run stopped at max_turns resumes with a higher cap and finishes at the same cost (limits-are-final bug)", async () => {
+    const system = "You read logs for an operator. Quote what you find.";
     const whole = await open("plan");
-    const reference = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: whole.client });
+    const reference = await run(newRun("Which log mentions a timeout?", { system }), workspace().tools, { client: whole.client });
 
     const session = await open("plan");
     const { tools, ran } = workspace();
-    const stopped = await run(newRun("Which log mentions a timeout?"), tools, { client: session.client, maxTurns: 1 });
+    const stopped = await run(newRun("Which log mentions a timeout?", { system }), tools, { client: session.client, maxTurns: 1 });
     expect(stopped.status).toBe("max_turns_exceeded");
     const copy = JSON.parse(JSON.stringify(stopped)) as RunState;
     expect(copy, "the state is plain data").toEqual(stopped);
@@ -152,6 +195,7 @@ describe("12 five exits", () => {
     expect(end.output).toContain("worker 7 timed out");
     expect(session.calls(), "model calls across both runs").toHaveLength(3);
     expect(ran.sort()).toEqual(["list_files", "read_file:errors.log"]);
+    expect(session.bodies().map((b) => b.system), "the system prompt travels with the state").toEqual([system, system, system]);
     expect(end.costUsd).toBeCloseTo(reference.costUsd, 9);
 
     const again = await run(end, tools, { client: session.client, maxTurns: 20 });
@@ -162,7 +206,8 @@ describe("12 five exits", () => {
   test("recover under three error policies: told what happened it recovers, told nothing it gives up, fatal fails (tool-error-escapes bug)", async () => {
     const goal = "What does the timeout log say?";
     const told = await open("recover");
-    const byMessage = await run(newRun(goal), workspace().tools, { client: told.client });
+    const events: TraceEvent[] = [];
+    const byMessage = await run(newRun(goal), workspace().tools, { client: told.client, onEvent: (e) => events.push(e) });
     const vague = await open("recover");
     const byGeneric = await run(newRun(goal), workspace().tools, { client: vague.client, toolErrorText: () => "the tool failed" });
     const fatal = await open("recover");
@@ -173,6 +218,10 @@ describe("12 five exits", () => {
     expect(told.calls(), "message policy: read, list, read, answer").toHaveLength(4);
     const sent = told.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
     expect(sent).toContainEqual(expect.objectContaining({ type: "tool_result", is_error: true, content: expect.stringContaining("no such file: timeout.log") }));
+    const failedRead = told.calls()[0]!.response as Anthropic.Message;
+    const failedId = failedRead.content.find((b) => b.type === "tool_use")!.id;
+    expect(events.find((e) => e.type === "tool_result" && e["callId"] === failedId), "the failed run in the trace").toMatchObject({ toolName: "read_file", ok: false });
+    for (const e of events.filter((ev) => ev.type === "tool_result")) expect(e["ms"], "a tool's time in ms").toSatisfy((ms: number) => ms >= 0 && ms < 60_000);
 
     expect(byGeneric.status).toBe("completed");
     expect(byGeneric.output).toContain("no answer");
@@ -195,6 +244,31 @@ describe("12 five exits", () => {
     const results = session.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).filter((b) => b.type === "tool_result");
     expect(results, "both tool_use ids are still answered").toHaveLength(2);
     expect(JSON.stringify(results)).toContain("worker 7 timed out");
+
+    // The gate's key is the name and the input together: another read-only tool with the same input,
+    // or the same tool with another input, runs.
+    const count: Tool = { name: "count_files", description: "Counts the files.", input_schema: { type: "object", properties: {} }, readOnly: true, run: () => (ran.push("count_files"), "3") };
+    const state = newRun("Which log mentions a timeout?");
+    state.messages.push(
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_01List", name: "list_files", input: {} }, { type: "tool_use", id: "toolu_01Notes", name: "read_file", input: { path: "notes.txt" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01List", content: "access.log\nerrors.log\nnotes.txt" }, { type: "tool_result", tool_use_id: "toolu_01Notes", content: FILES["notes.txt"]! }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_01Count", name: "count_files", input: {} }, { type: "tool_use", id: "toolu_01Errors", name: "read_file", input: { path: "errors.log" } }] },
+    );
+    state.turns = 2;
+    ran.length = 0;
+    const gated = await run(state, [...tools, count], { client: (await open("plan")).client });
+    expect(gated.status).toBe("completed");
+    expect(ran.sort(), "neither is the earlier call").toEqual(["count_files", "read_file:errors.log"]);
+  });
+
+  test("a call to a tool that is not in the list goes back as an is_error result naming it; the run goes on (unknown-tool-crashes bug)", async () => {
+    const session = await open("plan");
+    const listing = workspace().tools.filter((t) => t.name === "list_files").map((t) => ({ ...t, readOnly: true }));
+    const end = await run(newRun("Which log mentions a timeout?"), listing, { client: session.client });
+
+    expect(end.status).toBe("completed");
+    const sent = session.bodies().at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+    expect(sent.find((b) => b.type === "tool_result" && b.is_error === true), "the missing tool, named").toMatchObject({ content: expect.stringContaining("read_file") });
   });
 
   test("a repeated delete runs twice: two tool_use ids are two calls (caches-writes bug)", async () => {
@@ -209,7 +283,8 @@ describe("12 five exits", () => {
   test("needsApproval stops the run before the delete and hands back the call; approve resumes it (approval-ignored bug)", async () => {
     const session = await open("destructive");
     const { tools, deleted } = workspace({ needsApproval: true });
-    const stopped = await run(newRun("Free some disk space."), tools, { client: session.client });
+    const events: TraceEvent[] = [];
+    const stopped = await run(newRun("Free some disk space."), tools, { client: session.client, onEvent: (e) => events.push(e) });
 
     expect(stopped.status).toBe("interrupted");
     expect(deleted, "nothing is deleted before a person decides").toEqual([]);
@@ -218,6 +293,9 @@ describe("12 five exits", () => {
     const call = asked.content.find((b): b is Anthropic.ToolUseBlock => b.type === "tool_use")!;
     expect(stopped.interruption).toMatchObject({ type: "approval", callId: call.id, toolName: "delete_file", input: { path: "access.log" } });
     expect(pending(stopped).map((c) => c.id)).toEqual([call.id]);
+    expect(events.filter((e) => e.type === "approval_required")).toEqual([
+      expect.objectContaining({ runId: stopped.runId, toolName: "delete_file", callId: call.id, input: { path: "access.log" } }),
+    ]);
 
     const end = await run(approve(stopped, call.id), tools, { client: session.client });
     expect(end.status).toBe("completed");
@@ -252,6 +330,9 @@ describe("12 five exits", () => {
     expect(told.output).toContain("did not delete anything");
     // The chapter's measured lie: an empty slot reads as success.
     expect(lied.output).toContain("Deleted access.log");
+    const slot = JSON.parse(JSON.stringify(silent.bodies()[0]!.messages.at(-1)!.content)) as Anthropic.ToolResultBlockParam[];
+    const written = slot.find((b) => b.type === "tool_result" && b.tool_use_id === "toolu_01DeleteAccess")!;
+    expect([undefined, "", []], "rejected with no reason: an empty text").toContainEqual(written.content);
   });
 
   test("a run abandoned inside a tool resumes from disk: only the outstanding call runs, no extra model call (resumes-with-model-call bug)", async () => {
@@ -354,6 +435,13 @@ describe("12 five exits", () => {
     expect(labels, "progress of the two steps done before the Stop").toEqual(["scanned 200 of 1200 files", "scanned 400 of 1200 files"]);
     expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
     expect(session.calls()).toHaveLength(1);
+
+    // Stop pressed while a model call is on its way: that call is cancelled too, never answered.
+    const halt = new AbortController();
+    const midCall = await open("runaway", (n) => void (n === 2 && halt.abort("user pressed Stop")));
+    const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
+    expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    expect(midCall.calls(), "the provider never got the second call").toHaveLength(1);
   }, 4_000);
 
   test("the JSONL trace: one line per event, in order, the run id on every line (trace-missing-run-id bug)", async () => {
@@ -375,6 +463,10 @@ describe("12 five exits", () => {
     expect(turns.at(-1)!["costUsd"] as number).toBeCloseTo(end.costUsd, 9);
     expect(turns[0]!["input_tokens"]).toBe(session.calls()[0]!.usage!.input_tokens);
     expect(lines.find((l) => l.type === "tool_progress")).toMatchObject({ toolName: "read_file", label: "opening errors.log" });
+    for (const l of lines.filter((line) => line.type === "tool_result")) {
+      expect(l, "a tool that returned").toMatchObject({ ok: true });
+      expect(l["ms"], "its time in ms").toSatisfy((ms: number) => ms >= 0 && ms < 60_000);
+    }
     expect(lines.at(-1)).toMatchObject({ status: "completed", reason: null, turns: 3 });
   });
 
@@ -385,16 +477,175 @@ describe("12 five exits", () => {
     const end = await run(newRun("Find the log that mentions a timeout."), [research], { client: parent.client });
 
     expect(research.readOnly).toBe(true);
+    expect(research.input_schema).toMatchObject({ type: "object", properties: { question: { type: "string" } }, required: ["question"] });
     expect(end.status).toBe("completed");
+    expect(child.bodies()[0]!.messages[0], "the child's goal is the question").toMatchObject({ role: "user", content: expect.stringContaining("timeout") });
     expect(end.output).toContain("From the research:");
     // The turn-cap test pins the exact count; here it is enough that the child's own cap of 3 held, not the default 20.
     expect(child.calls().length, "the child's model calls").toBeLessThanOrEqual(4);
     expect(JSON.stringify(parent.bodies()), "the parent sees a summary, not the child's transcript").not.toContain("list_files");
+
+    const small = await open("runaway");
+    const cheap = subagent({ name: "research", description: "Investigates.", client: small.client, tools: workspace().tools, maxTurns: 1, maxBudgetUsd: 1, model: "claude-haiku-4-5", system: "Be brief." });
+    await cheap.run({ question: "Which log?" }, { signal: new AbortController().signal, progress: () => {} });
+    expect(small.bodies()[0], "the child runs on its own model and system prompt").toMatchObject({ model: "claude-haiku-4-5", system: "Be brief." });
 
     const stop = new AbortController();
     const cancelled = await open("runaway", (n) => void (n === 2 && stop.abort("parent stopped")));
     const deep = subagent({ name: "research", description: "Investigates.", client: cancelled.client, tools: workspace().tools, maxTurns: 8, maxBudgetUsd: 1 });
     await Promise.resolve(deep.run({ question: "Which log?" }, { signal: stop.signal, progress: () => {} })).catch(() => "");
     expect(cancelled.calls().length, "the parent's Stop reaches the child").toBeLessThanOrEqual(2);
+  });
+
+  test("the state on disk is the state run returned, whichever way it stopped (final-stop-unsaved bug)", async () => {
+    const dir = tempDir();
+    const answering = await open("plan");
+    const done = await run(newRun("Which log mentions a timeout?", { runId: "plan-1" }), workspace().tools, { client: answering.client, saveDir: dir });
+    expect(done.status).toBe("completed");
+    expect(load(dir, "plan-1"), "a completed run, as saved under the id it was given").toMatchObject({ status: "completed", output: done.output, turns: done.turns });
+
+    const asking = await open("destructive");
+    const waiting = await run(newRun("Free some disk space."), workspace({ needsApproval: true }).tools, { client: asking.client, saveDir: dir });
+    expect(waiting.status).toBe("interrupted");
+    expect(load(dir, waiting.runId), "a run waiting for a person, as saved").toMatchObject({ status: "interrupted", interruption: waiting.interruption });
+  });
+
+  test("the turn cap counts the run's model calls across resumes, not this call's (turns-per-call bug)", async () => {
+    const session = await open("runaway");
+    const { tools } = workspace();
+    const first = await run(newRun("Tidy up the workspace."), tools, { client: session.client, maxTurns: 2 });
+    expect(first.status).toBe("max_turns_exceeded");
+    expect(session.calls()).toHaveLength(2);
+
+    const same = await run(first, tools, { client: session.client, maxTurns: 2 });
+    expect(same.status, "resumed under the cap it already reached").toBe("max_turns_exceeded");
+    expect(session.calls(), "no model call past the cap").toHaveLength(2);
+    const raised = await run(same, tools, { client: session.client, maxTurns: 3 });
+    expect(raised.status).toBe("max_turns_exceeded");
+    expect(session.calls(), "a cap one higher buys one more call").toHaveLength(3);
+    expect(raised.turns).toBe(3);
+  });
+
+  test("with toolErrorsAreFatal, Stop during a tool still ends the run interrupted and cancelled (fatal-cancel-fails bug)", async () => {
+    const session = await open("slow-tool");
+    const stop = new AbortController();
+    // The tool hears Stop and fails the way slow tools do, with an error of its own.
+    const scan: Tool = {
+      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
+      run: (_input, { signal }) =>
+        new Promise<string>((_, fail) => {
+          signal.addEventListener("abort", () => fail(new Error("the scan was stopped")), { once: true });
+          stop.abort("user pressed Stop");
+        }),
+    };
+    const end = await run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, toolErrorsAreFatal: true });
+
+    expect(end.status, "Stop is not a tool error").toBe("interrupted");
+    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
+  });
+
+  test("pending finds the unanswered call of a two-call turn whose other call already has its result (pending-last-message bug)", async () => {
+    // A process that died between the two calls of one turn: the listing is stored, the read is not.
+    const state = newRun("Which log mentions a timeout?");
+    state.messages.push(
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "I will list the files and read errors.log." },
+          { type: "tool_use", id: "toolu_01ListFiles", name: "list_files", input: {} },
+          { type: "tool_use", id: "toolu_01ReadErrors", name: "read_file", input: { path: "errors.log" } },
+        ],
+      },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01ListFiles", content: Object.keys(FILES).join("\n") }] },
+    );
+    state.turns = 1;
+    expect(pending(state).map((c) => c.id)).toEqual(["toolu_01ReadErrors"]);
+
+    const session = await open("plan");
+    const { tools, ran } = workspace();
+    const end = await run(state, tools, { client: session.client });
+    expect(ran, "only the outstanding call runs").toEqual(["read_file:errors.log"]);
+    expect(end.status).toBe("completed");
+    expect(end.output).toContain("worker 7 timed out");
+    expect(session.calls()).toHaveLength(1);
+
+    // A reply that says something and asks for a tool is a tool turn: the call runs, the run goes on.
+    const notes = await open("growing", undefined, { turns: 2, grow: 20 });
+    const pages: string[] = [];
+    const fetchPage: Tool = { name: "fetch_page", description: "Fetches one page.", input_schema: { type: "object", properties: { page: { type: "integer" } } }, run: (input) => (pages.push(String(input["page"])), "nothing new") };
+    const read = await run(newRun("Read the report page by page."), [fetchPage], { client: notes.client });
+    expect(read.status).toBe("completed");
+    expect(pages).toEqual(["1", "2"]);
+  });
+
+  test("all results of one turn travel in one user message, a rejected one too (results-own-message bug)", async () => {
+    const session = await open("weather");
+    const end = await run(newRun("What is the weather in Paris, Tokyo and Lima, today and tomorrow?"), [forecast], { client: session.client });
+    expect(end.status).toBe("completed");
+    expect(session.calls(), "three cities a turn: two tool turns and the answer").toHaveLength(3);
+    expect(carriersOfResults(session.bodies().at(-1)!.messages), "the messages holding each turn's results").toEqual([[2], [4]]);
+
+    // A turn that asks to list and to delete: the listing runs, the delete waits for a person who rejects it.
+    const state = newRun("Free some disk space.");
+    state.messages.push({
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "toolu_01ListFiles", name: "list_files", input: {} },
+        { type: "tool_use", id: "toolu_01DeleteAccess", name: "delete_file", input: { path: "access.log" } },
+      ],
+    });
+    state.turns = 1;
+    const deciding = await open("destructive");
+    const { tools, deleted } = workspace({ needsApproval: true });
+    const stopped = await run(state, tools, { client: deciding.client });
+    expect(stopped.interruption).toMatchObject({ type: "approval", callId: "toolu_01DeleteAccess" });
+    const told = await run(reject(stopped, "toolu_01DeleteAccess", "The user declined."), tools, { client: deciding.client });
+    expect(deleted).toEqual([]);
+    expect(told.output).toContain("did not delete anything");
+    expect(carriersOfResults(deciding.bodies().at(-1)!.messages), "both results in the one message after the turn").toEqual([[2]]);
+  });
+
+  test("tool_start and tool_result name the call they belong to (result-without-call-id bug)", async () => {
+    const session = await open("weather");
+    const events: TraceEvent[] = [];
+    await run(newRun("What is the weather in Paris, Tokyo and Lima, today and tomorrow?"), [forecast], { client: session.client, onEvent: (e) => events.push(e) });
+
+    const asked = servedCallIds(session).sort();
+    expect(asked).toHaveLength(6);
+    const idsOf = (type: string) => events.filter((e) => e.type === type).map((e) => String(e["callId"])).sort();
+    expect(idsOf("tool_start"), "each start names its call").toEqual(asked);
+    expect(idsOf("tool_result"), "each result names its call").toEqual(asked);
+  });
+
+  test("a subagent that stops without an answer tells its parent so, never an empty result (subagent-empty-answer bug)", async () => {
+    const child = await open("runaway");
+    const research = subagent({ name: "research", description: "Investigates one question.", client: child.client, tools: workspace().tools, maxTurns: 2, maxBudgetUsd: 1 });
+    const said = await research.run({ question: "Which log mentions a timeout?" }, { signal: new AbortController().signal, progress: () => {} });
+    expect(child.calls(), "the child stopped on its cap").toHaveLength(2);
+    expect(said.trim(), "what the parent reads from a child with no answer").not.toBe("");
+
+    const parent = await open("delegate");
+    const again = await open("runaway");
+    const helper = subagent({ name: "research", description: "Investigates one question.", client: again.client, tools: workspace().tools, maxTurns: 2, maxBudgetUsd: 1 });
+    const end = await run(newRun("Find the log that mentions a timeout."), [helper], { client: parent.client });
+    expect(end.output, "the parent answers from what the child said").toMatch(/From the research: \S/);
+  });
+
+  test("a reply cut off at max_tokens with a tool call in it ends failed, and the call never runs (cut-tool-call-runs bug)", async () => {
+    const session = await open("cut-tool-call");
+    const { tools, ran } = workspace();
+    const write: Tool = {
+      name: "write_file", description: "Writes one file.", input_schema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } } },
+      run: (input) => (ran.push(`write_file:${String(input["path"])}`), "written"),
+    };
+    const end = await run(newRun("List the files, then write the report."), [...tools, write], { client: session.client, maxTokens: 200 });
+
+    const reply = session.calls()[0]!.response as Anthropic.Message;
+    expect(reply.stop_reason).toBe("max_tokens");
+    expect(reply.content.map((b) => b.type), "the cut-off reply still holds a tool call").toContain("tool_use");
+    expect(end.status).toBe("failed");
+    expect(ran, "no call of a cut-off reply runs").toEqual([]);
+    expect(session.calls()).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Scenarios for exercise 12 (a run as data): a repeated read, a repeated delete, an error
- * no retry can fix, and a parent that hands a question to a research subagent.
+ * no retry can fix, a parent that hands a question to a research subagent, and a reply cut off
+ * with a tool call in it.
  */
-import { callsOf, defineScenario, text, toolUse } from "./helpers.js";
+import { asks, call, callsOf, defineScenario, filler, text, toolUse } from "./helpers.js";
 
 const firstLine = (value: string) => value.trim().split("\n")[0]!.slice(0, 200);
 const answered = (calls: ReturnType<typeof callsOf>) => calls.filter((c) => c.result !== null);
@@ -45,5 +46,14 @@ export const delegate = defineScenario({
     if (!research) return toolUse("research", { question: "Which log file mentions a timeout?" });
     if (research.result!.isError) return text(`The research failed: ${firstLine(research.result!.text)}`);
     return text(`From the research: ${firstLine(research.result!.text)}`);
+  },
+});
+
+export const cutToolCall = defineScenario({
+  name: "cut-tool-call",
+  description: "asks for list_files and a write_file whose content runs past max_tokens: the reply is cut off with a tool call in it",
+  reply(ctx) {
+    if (callsOf(ctx, "list_files").some((c) => c.result !== null)) return text("Listed the files; the report was never written.");
+    return asks(call("list_files"), call("write_file", { path: "report.md", content: filler(ctx.request.max_tokens + 64, "the report") }));
   },
 });

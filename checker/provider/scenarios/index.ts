@@ -1,6 +1,6 @@
 import { walkthrough } from "./accounting.js";
 import { badRequest, clientErrors, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
-import { delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
+import { cutToolCall, delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
 import { exactReply } from "./measured.js";
 import { supportDesk } from "./support-desk.js";
@@ -39,6 +39,7 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   repeatDelete,
   stubborn,
   delegate,
+  cutToolCall,
   acmeTriage,
   acmeActions,
 ];

@@ -2,7 +2,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { drive, type Tools } from "./driver.js";
-import { clientFor, useProvider } from "./support.js";
+import { clientFor, MODEL, useProvider } from "./support.js";
 
 const provider = useProvider();
 
@@ -54,5 +54,28 @@ describe("delegate", () => {
   it("says so when the research failed", async () => {
     const result = await run("delegate", "Find it.", { research: () => ({ text: "subagent over budget", isError: true }) });
     expect(answer(result.final)).toBe("The research failed: subagent over budget");
+  });
+});
+
+describe("cut-tool-call", () => {
+  it("cuts the reply off at max_tokens with the list_files call kept and the long write_file dropped", async () => {
+    const result = await run("cut-tool-call", "List the files, then write the report.", {}, 1);
+    const reply = result.replies[0]!;
+    expect(reply.stop_reason).toBe("max_tokens");
+    expect(asked(result.replies)).toEqual(["list_files {}"]);
+  });
+
+  it("answers once the listing comes back", async () => {
+    const client = clientFor(provider(), "cut-tool-call");
+    const reply = await client.messages.create({
+      model: MODEL,
+      max_tokens: 256,
+      messages: [
+        { role: "user", content: "List the files, then write the report." },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_01List", name: "list_files", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01List", content: "report.md" }] },
+      ],
+    });
+    expect(answer(reply)).toBe("Listed the files; the report was never written.");
   });
 });
