@@ -6,6 +6,12 @@ export interface Failure {
   message: string;
   expected?: string;
   received?: string;
+  /**
+   * Whether this failure is the named bug's signature, so the bug's sentence applies. A test
+   * may mark which of its assertions are the signature (an assertion sentence ending in
+   * "(<id> bug)"); then a failure of any other assertion is false. Absent: the test has no bug.
+   */
+  bugSignature?: boolean;
 }
 
 export interface TestOutcome {
@@ -15,6 +21,8 @@ export interface TestOutcome {
   failure: Failure | null;
   /** The named bug this test points at, from its "(id bug)" suffix and exercise.json. */
   bug: { id: string; summary: string } | null;
+  /** What the learner's code printed during this test (stdout and stderr, in order), when it printed anything. */
+  output?: string;
 }
 
 export type FileErrorKind = "syntax" | "import" | "timeout" | "crash" | "unhandled";

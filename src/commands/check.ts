@@ -45,10 +45,11 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
     const result = walls ? (await runner.runMany([request]))[0]! : await runner.run(request);
     // After the run, so it never takes CPU from it: the type check is a warning, not the verdict.
     const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
+    // The same words as the screen, in the JSON too: its messages are read by people as well.
+    const said = inLearnerWords(result, exercise);
     if (opts.json) {
-      writeLine(io.stdout, JSON.stringify(result, null, 2));
+      writeLine(io.stdout, JSON.stringify(said, null, 2));
     } else {
-      const said = inLearnerWords(result, exercise);
       writeLine(io.stdout, `lab check ${exercise.number}: ${exercise.title}`);
       writeLine(io.stdout, `file: ${implFile}`);
       writeLine(io.stdout);

@@ -45,7 +45,7 @@ async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: P
   const implFile = prepareFile(ctx, io, exercise, progress, false);
   writeLine(io.stdout, START_MESSAGES.once(exercise.number));
   const { timeoutSeconds } = ctx.config.config;
-  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number) });
+  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise) });
   if (result === null) return INTERRUPTED_EXIT_CODE;
   recordRun(progress, exercise.id, result);
   return result.status === "passed" ? 0 : 1;

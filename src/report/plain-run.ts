@@ -1,6 +1,6 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
-import { FAILURE_WORDS, failureWords, firstLines } from "./failure-words.js";
+import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 
 const indent = (text: string, pad = "        ") =>
@@ -11,6 +11,7 @@ const indent = (text: string, pad = "        ") =>
 
 export const REPORT_MESSAGES = {
   noTestRan: (kind: FileError["kind"]) => `No test ran: ${kind === "syntax" ? "your file has a syntax error" : "your file did not load"}.`,
+  guards: (id: string, summary: string) => `this test guards against the ${id} bug: ${summary}`,
 } as const;
 
 /** The closing line CI and people read: "X passed, Y failed", or why no test ran at all. */
@@ -38,9 +39,10 @@ function failureSaid(message: string): string[] {
         .split("\n")
         .join(`\n${" ".repeat(name.length + 1)}`)}`,
     );
+  const instead = words.instead === null ? null : insteadLabel(words.instead);
   return [
     ...(words.checked !== null ? [label(FAILURE_WORDS.checked, words.checked, 2)] : []),
-    ...(words.instead !== null ? [label(FAILURE_WORDS.instead, words.instead, 5)] : []),
+    ...(instead !== null ? [label(instead.label, instead.text, 5)] : []),
   ];
 }
 
@@ -52,7 +54,8 @@ export function describeTest(test: TestOutcome): string[] {
     if (test.failure) lines.push(...failureSaid(test.failure.message));
     if (test.failure?.expected !== undefined) lines.push(indent(`expected: ${test.failure.expected.split("\n").slice(0, 8).join("\n          ")}`));
     if (test.failure?.received !== undefined) lines.push(indent(`received: ${test.failure.received.split("\n").slice(0, 8).join("\n          ")}`));
-    if (test.bug?.summary) lines.push(indent(`why it matters: ${test.bug.summary}`));
+    const bug = bugToTell(test);
+    if (bug) lines.push(indent(REPORT_MESSAGES.guards(bug.id, bug.summary)));
   }
   return lines;
 }

@@ -5,7 +5,7 @@ export const SCREEN_MESSAGES = {
   queued: "Running the hidden tests… you saved again, so another run follows.",
   staleLabel: "From the last run:",
   firstFailure: (name: string) => `First failure: ${name}`,
-  whyItMatters: (summary: string) => `Why it matters: ${summary}`,
+  guards: (id: string, summary: string) => `This test guards against the ${id} bug: ${summary}`,
   timeoutAfter: "Your file is still being watched: save again to rerun.",
   allPassed: (total: number, n: number) => `All ${total} tests pass: exercise ${n} is solved, and your progress records it.`,
   compare: (n: number) => `Compare with the reference solution: lab solution ${n}`,

@@ -1,7 +1,7 @@
 /** The parts of the live screen as lines fitted to a width; the drill screen shares most of them. */
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { formatSeconds } from "../progress/drills.js";
-import { FAILURE_WORDS, failureWords, firstLines } from "../report/failure-words.js";
+import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "../report/failure-words.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { paneWidth, runSummary, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
@@ -103,21 +103,23 @@ const labelled = (label: string, text: string, count: number, width: number) =>
 function failureSaid(message: string, width: number): Line[] {
   const words = failureWords(message);
   if (words.other !== null) return styled(wrapText(firstLines(words.other, 6), width, "  "));
+  const instead = words.instead === null ? null : insteadLabel(words.instead);
   return [
     ...(words.checked !== null ? styled(labelled(FAILURE_WORDS.checked, words.checked, 2, width)) : []),
-    ...(words.instead !== null ? styled(labelled(FAILURE_WORDS.instead, words.instead, 5, width)) : []),
+    ...(instead !== null ? styled(labelled(instead.label, instead.text, 5, width)) : []),
   ];
 }
 
 /** The failing test's sentence, what it found instead, expected vs received, and the bug it points at. */
 export function failureLines(test: TestOutcome, width: number): Line[] {
   const failure = test.failure;
+  const bug = bugToTell(test);
   return [
     ...styled(wrapLine(M.firstFailure(test.name), width), { color: "red", bold: true }),
     ...(failure ? failureSaid(failure.message, width) : []),
     ...(failure?.expected !== undefined ? valueLines("expected", failure.expected, { color: "green" }, width) : []),
     ...(failure?.received !== undefined ? valueLines("received", failure.received, { color: "red" }, width) : []),
-    ...(test.bug ? styled(wrapLine(M.whyItMatters(test.bug.summary), width, "  "), { color: "yellow" }) : []),
+    ...(bug ? styled(wrapLine(M.guards(bug.id, bug.summary), width, "  "), { color: "yellow" }) : []),
   ];
 }
 

@@ -43,7 +43,8 @@ test("before the first save: the clock at zero, waiting; the first failure expla
       Instead: expected 6 to be 5
       expected: 5
       received: 6
-      Why it matters: Adds one too many, so every sum is wrong.
+      This test guards against the off-by-one bug: Adds one too many, so every sum
+      is wrong.
 
     h l 1 3 s locked (opening one marks the attempt peeked) · r rerun · q quit"
   `);
