@@ -54,8 +54,10 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
       writeLine(io.stdout, `file: ${implFile}`);
       writeLine(io.stdout);
       const lines = describeRun(said);
-      // The type errors go just above the closing line, which stays last for whoever reads it.
-      lines.splice(lines.length - 1, 0, ...describeTypeErrors(await typeErrors));
+      // The type errors go just above the closing line, which stays last for whoever reads it; a
+      // file that does not parse has only its syntax error to say (the checker would repeat it).
+      const typeWarnings = result.error?.kind === "syntax" ? null : await typeErrors;
+      lines.splice(lines.length - 1, 0, ...describeTypeErrors(typeWarnings));
       for (const line of lines) writeLine(io.stdout, line);
     }
     return result.status === "passed" ? 0 : 1;

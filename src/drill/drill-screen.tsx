@@ -7,7 +7,7 @@ import { combineStores, type Store } from "../screen/store.js";
 import type { SessionEvent } from "../watch/watch-session.js";
 import type { DrillTargets } from "./compare.js";
 import { drillCommandForKey, splitKeys, type DrillCommand } from "./drill-keys.js";
-import { drillPaneRows, type DrillFrame } from "./drill-lines-view.js";
+import { drillPaneRows, drillResultsWindow, type DrillFrame } from "./drill-lines-view.js";
 import { isGreen, isLocked, isTiming, type DrillAction, type DrillState, type PeekKind } from "./drill-state.js";
 import { DrillView } from "./drill-view.js";
 import type { DrillRecord } from "./history.js";
@@ -119,6 +119,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       }
     },
     paneRows: () => drillPaneRows({ screen: screen.getState(), drill: drill.getState(), interactive: true }),
+    resultsWindow: () => drillResultsWindow({ screen: screen.getState(), drill: drill.getState(), interactive: true }),
     quitExit: undefined,
     // Only the finished runs stay; the report follows as plain lines.
     closingFrame: () => drill.dispatch({ type: "closed" }),

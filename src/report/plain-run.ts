@@ -1,4 +1,5 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
+import { outputTextLines } from "../screen/results-window.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
 import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
@@ -9,7 +10,11 @@ const indent = (text: string, pad = "        ") =>
     .map((line) => pad + line)
     .join("\n");
 
+/** How many lines of one test's output `lab check` prints; the rest are counted (--json has them all). */
+export const OUTPUT_LINES_PRINTED = 40;
+
 export const REPORT_MESSAGES = {
+  printed: "printed:",
   noTestRan: (kind: FileError["kind"]) => `No test ran: ${kind === "syntax" ? "your file has a syntax error" : "your file did not load"}.`,
   guards: (id: string, summary: string) => `this test guards against the ${id} bug: ${summary}`,
 } as const;
@@ -46,6 +51,13 @@ function failureSaid(message: string): string[] {
   ];
 }
 
+/** What a test printed, under its row behind a bar; past OUTPUT_LINES_PRINTED lines, the rest are counted. */
+function printedLines(output: string): string[] {
+  const all = outputTextLines(output);
+  const cut = all.length > OUTPUT_LINES_PRINTED ? [SCREEN_MESSAGES.outputCut(all.length - OUTPUT_LINES_PRINTED)] : [];
+  return [indent(REPORT_MESSAGES.printed), ...[...all.slice(0, OUTPUT_LINES_PRINTED), ...cut].map((text) => indent(`│ ${text}`))];
+}
+
 /** One row per test; a failing row is followed by what went wrong and the bug it points at. */
 export function describeTest(test: TestOutcome): string[] {
   const label = test.state === "passed" ? "PASS" : test.state === "skipped" ? "SKIP" : "FAIL";
@@ -57,6 +69,7 @@ export function describeTest(test: TestOutcome): string[] {
     const bug = bugToTell(test);
     if (bug) lines.push(indent(REPORT_MESSAGES.guards(bug.id, bug.summary)));
   }
+  if (test.output) lines.push(...printedLines(test.output));
   return lines;
 }
 

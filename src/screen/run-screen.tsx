@@ -4,7 +4,7 @@ import { commandForKey, type ScreenCommand } from "./key-map.js";
 import { FRAME_MS } from "./mount.js";
 import { lessonPane, tierPane, togglePane } from "./panes.js";
 import { runLiveScreen, type LiveScreenBase } from "./run-live-screen.js";
-import { paneRows } from "./screen-layout.js";
+import { paneRows, resultsWindow } from "./screen-layout.js";
 import type { ScreenState } from "./screen-state.js";
 import type { ScreenStore } from "./screen-store.js";
 import { ScreenView } from "./screen-view.js";
@@ -50,6 +50,7 @@ export function runScreen({ io, exercise, session, store, progress, elapsed }: R
       }
     },
     paneRows: () => paneRows(store.getState()),
+    resultsWindow: () => resultsWindow(store.getState()),
     quitExit: "quit",
   });
 }

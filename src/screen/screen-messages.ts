@@ -19,10 +19,12 @@ export const SCREEN_MESSAGES = {
   crash: (message: string) => `The test runner failed, not your code: ${message}.`,
   stoppedForSave: "You saved during the run: it is stopped, and your new save runs now.",
   rowState: { pending: "to run", running: "running", passed: "passed", failed: "failed", "not-run": "not run", skipped: "skipped" },
-  moreRows: (n: number) => `… and ${n} more`,
+  resultsFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page`,
+  outputCut: (n: number) => `… ${n} more ${n === 1 ? "line" : "lines"} printed: lab check --json has all of it`,
   moreBelow: (n: number) => `… ${n} more lines: lab check shows them all`,
   typeErrors: (n: number) => `${n === 1 ? "A type error" : `${n} type errors`} in your file (a warning: the tests ran anyway):`,
   typeError: (line: number, column: number, message: string) => `${line}:${column} ${message}`,
   moreTypeErrors: (n: number) => `… and ${n} more (your editor shows them all)`,
+  outputKey: (shown: boolean) => (shown ? "o hide output" : "o show output"),
   paneFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page · esc close`,
 } as const;

@@ -34,7 +34,7 @@ export function headerLines(state: ScreenState, elapsedMs: number, width: number
   ];
 }
 
-const MARKS: Record<RowState, { mark: string; color?: string; dim?: boolean }> = {
+export const MARKS: Record<RowState, { mark: string; color?: string; dim?: boolean }> = {
   pending: { mark: "○", dim: true },
   running: { mark: "●", color: "yellow" },
   passed: { mark: "✔", color: "green" },
@@ -58,30 +58,6 @@ export function rowLines(row: Row, width: number): Line[] {
   if (used + ms.length <= width) last.push({ text: ms, dim: true });
   else lines.push([{ text: `    ${ms.trim()}`, dim: true }]);
   return lines;
-}
-
-/**
- * The tests as rows, within `budget` lines: all of them when they fit; otherwise one line
- * counting them by state, then the ones not passed, as many as fit.
- */
-export function testRowLines(rows: Row[], width: number, budget: number): Line[] {
-  const all = rows.flatMap((row) => rowLines(row, width));
-  if (all.length <= budget) return all;
-  const counts = new Map<RowState, number>();
-  for (const row of rows) counts.set(row.state, (counts.get(row.state) ?? 0) + 1);
-  const summary = [...counts].map(([state, n]) => `${MARKS[state].mark} ${n} ${M.rowState[state]}`).join(" · ");
-  const out: Line[] = styled(wrapLine(summary, width, "  "), { dim: true });
-  const rest = rows.filter((r) => r.state !== "passed");
-  for (const [i, row] of rest.entries()) {
-    const lines = rowLines(row, width);
-    const left = rest.length - i;
-    if (out.length + lines.length + (left > 1 ? 1 : 0) > budget) {
-      out.push(line(`    ${M.moreRows(left)}`, { dim: true }));
-      break;
-    }
-    out.push(...lines);
-  }
-  return out;
 }
 
 /** A value the test compared, as code: kept as it is, broken at the width. */
@@ -194,7 +170,8 @@ export const TYPE_ERRORS_SHOWN = 3;
 /** The type checker's errors for the tested file: a yellow warning, a few of them, never the verdict. */
 export function typeErrorLines(state: ScreenState, width: number): Line[] {
   const errors = state.typeErrors;
-  if (errors.length === 0) return [];
+  // A file that does not parse has only that to say: the type checker's word on it repeats the syntax error.
+  if (errors.length === 0 || state.last?.error?.kind === "syntax") return [];
   const shown = errors.slice(0, TYPE_ERRORS_SHOWN);
   return [
     ...styled(wrapLine(M.typeErrors(errors.length), width), { color: "yellow" }),

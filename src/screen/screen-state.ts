@@ -10,6 +10,8 @@ export interface Row {
   name: string;
   state: RowState;
   ms?: number;
+  /** What the learner's code printed during this test, when it printed anything. */
+  output?: string;
 }
 
 /** How a pane's text is fitted to its width: markdown reflows as prose, code breaks with a marker. */
@@ -84,6 +86,13 @@ export interface ScreenState {
   watchError: string | null;
   /** The runner failed (not the learner's code). */
   crash: string | null;
+  /**
+   * The first line of the results shown when they do not fit (see screen-layout.ts); null
+   * follows the run: the first test not passed is at the top.
+   */
+  resultsOffset: number | null;
+  /** Each test's printed output is shown under its row (the o key). */
+  showOutput: boolean;
 }
 
 export type ScreenAction =
@@ -94,7 +103,10 @@ export type ScreenAction =
   | { type: "pane-scrolled"; by: number; height: number }
   | { type: "resized"; size: ScreenSize }
   | { type: "pane-closed" }
-  | { type: "notice"; text: string };
+  | { type: "notice"; text: string }
+  /** `offset` is already clamped by the caller, which knows how the results are laid out. */
+  | { type: "results-scrolled"; offset: number }
+  | { type: "output-toggled" };
 
 export function initialScreenState(init: {
   exercise: ScreenExercise;
@@ -126,10 +138,12 @@ export function initialScreenState(init: {
     fileMissing: false,
     watchError: null,
     crash: null,
+    resultsOffset: null,
+    showOutput: false,
   };
 }
 
-const rowOf = (test: TestOutcome): Row => ({ name: test.name, state: test.state, ms: test.ms });
+const rowOf = (test: TestOutcome): Row => ({ name: test.name, state: test.state, ms: test.ms, ...(test.output ? { output: test.output } : {}) });
 
 function upsertRow(rows: Row[], row: Row): Row[] {
   const at = rows.findIndex((r) => r.name === row.name);
@@ -162,6 +176,7 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
         runError: null,
         fileMissing: false,
         crash: null,
+        resultsOffset: null,
         rows: state.rows.map((r) => ({ name: r.name, state: "pending" })),
       };
     case "tests-collected":
@@ -176,7 +191,7 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       const { result } = action;
       const rows = result.tests.length > 0 ? result.tests.map(rowOf) : state.rows.map((r) => ({ name: r.name, state: "not-run" as const }));
       const entry = { id: state.runs, text: `run ${state.runs} · ${runSummary(result)} · ${Math.round(result.ms)} ms` };
-      return { ...state, phase: "idle", rows, last: result, runError: null, history: [...state.history, entry] };
+      return { ...state, phase: "idle", rows, last: result, runError: null, resultsOffset: null, history: [...state.history, entry] };
     }
     case "save-seen":
       return state.phase === "running" ? { ...state, queued: true } : state;
@@ -225,6 +240,10 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return state.pane ? { ...state, pane: null } : state;
     case "notice":
       return state.notices.includes(action.text) ? state : { ...state, notices: [...state.notices, action.text] };
+    case "results-scrolled":
+      return action.offset === state.resultsOffset ? state : { ...state, resultsOffset: Math.max(0, action.offset) };
+    case "output-toggled":
+      return { ...state, showOutput: !state.showOutput };
   }
 }
 

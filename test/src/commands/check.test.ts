@@ -73,6 +73,16 @@ describe("lab check on the fixture exercise", () => {
     ]);
   }, 120_000);
 
+  test("a syntax error with the type checker on: only the syntax error, no type-error warning repeating it", async () => {
+    const { cwd, file } = project(10, true);
+    writeFileSync(file, "export function add(a: number, b: number) {\n  return a + ;\n}\n");
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths)).toBe(1);
+    expect(io.out()).toContain(`Syntax error in ${file}:2:14: Unexpected token`);
+    expect(io.out()).not.toContain("type error");
+    expect(io.out().trimEnd().split("\n").at(-1)).toBe("No test ran: your file has a syntax error.");
+  }, 120_000);
+
   test("while (true) {}: exit 1 within the configured limit, saying it did not finish", async () => {
     const { cwd, file } = project(2);
     const secondsOf = async (source: string, exit: number) => {

@@ -1,6 +1,8 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
 import { bigText } from "../../../src/drill/big-clock.js";
+import { drillCommandForKey } from "../../../src/drill/drill-keys.js";
+import { drillResultsWindow } from "../../../src/drill/drill-lines-view.js";
 import { drillReducer, initialDrillState, type DrillAction } from "../../../src/drill/drill-state.js";
 import { DrillView } from "../../../src/drill/drill-view.js";
 import { screenReducer, type ScreenAction } from "../../../src/screen/screen-state.js";
@@ -124,4 +126,28 @@ test("at 80×24 the drill keeps its title and big clock on screen, with eight lo
   );
   expect(lines.map((l) => l.trim()).join(" ")).toContain("Target 25 lines: one for each line where a statement inside your functions starts");
   expect(lines.map((l) => l.trim()).join(" ")).toContain(`First failure: ${names[0]}`);
+});
+
+test("at 80×24 the drill's results scroll with the lesson's keys, j down and k up, each frame under the clock and within the terminal", () => {
+  const names = Array.from({ length: 14 }, (_, i) => `behaviour ${String(i + 1).padStart(2, "0")} of the drill (bug-${i} bug)`);
+  const small = { columns: 80, rows: 24 };
+  let screen = screenAfter({ type: "resized", size: small }, started, {
+    type: "run-finished",
+    result: result(names.map((name, i) => (i === 9 ? failed(name) : passed(name)))),
+  });
+  const drill = drillAfter();
+  const window = drillResultsWindow({ screen, drill, interactive: true })!;
+  expect(window.max).toBeGreaterThan(0);
+  const seen = new Set<string>();
+  for (const key of ["k", ...Array.from({ length: 14 }, () => "k"), ...Array.from({ length: 20 }, () => "j")]) {
+    const command = drillCommandForKey(key, {}, drill, screen);
+    expect(command?.kind).toBe("scroll-results");
+    const now = drillResultsWindow({ screen, drill, interactive: true })!;
+    screen = screenReducer(screen, { type: "results-scrolled", offset: Math.max(0, Math.min(now.max, now.offset + (command as { by: number }).by)) });
+    const lines = frame(screen, drill, 0).split("\n").slice(screen.history.length);
+    expect(lines.length).toBeLessThan(24);
+    expect(lines[0]).toMatch(/^Drill 2 · exercise 1/);
+    for (const name of names) if (lines.some((l) => l.includes(name))) seen.add(name);
+  }
+  expect(seen.size).toBe(names.length);
 });

@@ -117,3 +117,21 @@ test("an assertion marked as its bug's signature reads without the mark; a failu
     "        checked: the ids\n        found: 1; it should equal 2\n        this test guards against the split-results bug: Results travel in one user message each.",
   );
 });
+
+test("what a test printed follows its row in lab check's lines, passing or failing, cut at 40 lines with the rest counted; the JSON keeps it whole", () => {
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, solution);
+  const long = `${Array.from({ length: 45 }, (_, i) => `row ${i + 1}`).join("\n")}\n`;
+  const tests: TestOutcome[] = [
+    { name: "a", state: "passed", ms: 2, failure: null, bug: null, output: "DEBUG hitRate NaN\n" },
+    { ...failing("b (split-results bug)", "expected 1 to be 2 // Object.is equality"), output: long },
+  ];
+  const said = inLearnerWords(run(file, tests), exercise);
+  const lines = describeRun(said);
+  expect(lines.slice(0, 3)).toEqual(["  PASS  a (2 ms)", "        printed:", "        │ DEBUG hitRate NaN"]);
+  const b = lines.indexOf("        printed:", 3);
+  expect(lines.slice(b + 1, b + 3)).toEqual(["        │ row 1", "        │ row 2"]);
+  expect(lines[b + 40]).toBe("        │ row 40");
+  expect(lines[b + 41]).toBe("        │ … 5 more lines printed: lab check --json has all of it");
+  expect(JSON.parse(JSON.stringify(said)).tests[1].output).toBe(long);
+});
