@@ -70,6 +70,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
     // The live screen's sentences for these name lab start; a drill has its own.
     if (event.type === "file-missing") return notice(M.fileMissing(event.file, n));
     if (event.type === "watcher-silent") notice(M.watcherSilent(n));
+    else if (event.type === "watcher-heard") screen.dispatch({ type: "notice-withdrawn", text: M.watcherSilent(n) });
     else screen.dispatch(event);
     if (event.type === "save-seen") drill.dispatch({ type: "saved", at: now() });
     if (event.type === "run-started") drill.dispatch({ type: "run-started", at: now(), version: version() });

@@ -104,6 +104,8 @@ export type ScreenAction =
   | { type: "resized"; size: ScreenSize }
   | { type: "pane-closed" }
   | { type: "notice"; text: string }
+  /** A notice that no longer holds (the watcher is heard again) goes. */
+  | { type: "notice-withdrawn"; text: string }
   /** `offset` is already clamped by the caller, which knows how the results are laid out. */
   | { type: "results-scrolled"; offset: number }
   | { type: "output-toggled" };
@@ -197,6 +199,8 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return state.phase === "running" ? { ...state, queued: true } : state;
     case "watcher-silent":
       return { ...state, watcherSilent: true };
+    case "watcher-heard":
+      return state.watcherSilent ? { ...state, watcherSilent: false } : state;
     case "file-missing":
       return { ...state, fileMissing: true };
     case "watch-error":
@@ -240,6 +244,8 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return state.pane ? { ...state, pane: null } : state;
     case "notice":
       return state.notices.includes(action.text) ? state : { ...state, notices: [...state.notices, action.text] };
+    case "notice-withdrawn":
+      return state.notices.includes(action.text) ? { ...state, notices: state.notices.filter((text) => text !== action.text) } : state;
     case "results-scrolled":
       return action.offset === state.resultsOffset ? state : { ...state, resultsOffset: Math.max(0, action.offset) };
     case "output-toggled":

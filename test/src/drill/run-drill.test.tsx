@@ -293,3 +293,15 @@ test("a save the watcher reports only after its run began still starts the clock
   await d.exit;
   expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 13, runs: 2 })]);
 });
+
+test("the silence notice names lab drill, and goes once the watcher is heard again", async () => {
+  const d = setUp();
+  await d.shows("q quit");
+  const flat = () => d.io.stdout.lastFrame().replace(/\s+/g, " ");
+  d.emit({ type: "watcher-silent" });
+  await until(() => flat().includes("quit and run lab drill 1 --poll."), "the silence notice");
+  d.emit({ type: "watcher-heard" });
+  await until(() => !flat().includes("--poll"), "the notice gone");
+  d.io.stdin.write("q");
+  expect(await d.exit).toBe(0);
+});
