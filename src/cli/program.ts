@@ -137,8 +137,9 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .addHelpText(
       "after",
       `
-The clock starts at your first save and stops at the first run where every hidden test
-passes; quitting before that records an abandoned attempt. Attempts are kept in
+The clock starts when the drill opens and stops at the first run where every hidden test
+passes; quitting before that records an abandoned attempt, and a green faster than its code
+can be typed is recorded as pasted, never a best. Attempts are kept in
 <workspace>/.lab/drills.jsonl. Without a terminal nothing is timed: the tests run once on
 your latest drill file; exit code 0 when all pass, 1 when any fails, 130 when interrupted.
 

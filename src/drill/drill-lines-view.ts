@@ -35,9 +35,8 @@ export interface DrillFrame {
   targets: DrillTargets;
 }
 
-/** The clock's colour: dim before the first save, green once stopped, yellow past the target. */
+/** The clock's colour: green once stopped, yellow past the target. */
 function clockStyle(drill: DrillState, seconds: number, target: number) {
-  if (drill.startedAt === null) return { dim: true };
   if (isGreen(drill)) return { color: "green" };
   return seconds > target ? { color: "yellow" } : {};
 }
@@ -48,11 +47,11 @@ export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame):
   // A running clock shows whole seconds gone; a stopped one the time the summary reports, rounded the same way.
   const ms = elapsedMs(drill, nowMs);
   const seconds = isGreen(drill) ? Math.round(ms / 1000) : Math.floor(ms / 1000);
-  const status = drill.startedAt === null && screen.phase !== "running" ? { text: M.clockWaits } : statusLine(screen);
+  const status = statusLine(screen);
   return [
     ...titleLines(M.title(drill.attempt, drill.exercise.number, drill.exercise.title), M.targets(targets.seconds, targets.lines), width),
     ...styled(wrapCodeLine(drill.file, width), { dim: true }),
-    ...(drill.startedAt === null ? styled(wrapLine(M.linesRule(targets.lines), width), { dim: true }) : []),
+    ...(drill.changed ? [] : styled(wrapLine(M.linesRule(targets.lines), width), { dim: true })),
     GAP,
     ...styled(
       bigText(formatSeconds(seconds)).map((row) => `  ${row}`),
@@ -72,6 +71,7 @@ export function drillOutcomeLines({ screen, drill, previous, targets }: DrillFra
       seconds: elapsedMs(drill, 0) / 1000,
       passed: true,
       peeked: drill.peeked,
+      pasted: drill.pasted,
       lines: drill.lines ?? 0,
       runs: drill.runs,
       interview: null,

@@ -22,6 +22,8 @@ export interface DrillScreenOptions extends LiveScreenBase {
   now: () => number;
   /** Lines of code in the drill file now; read once, at green. */
   measure: () => number;
+  /** Characters of code written into the drill file since it was given; read once, at green. */
+  typed: () => number;
   /** The drill file's text now, read as each run starts; null when it cannot be read. */
   version: () => string | null;
   previous: DrillRecord[];
@@ -42,8 +44,8 @@ function paneOf(exercise: Exercise, what: PeekKind): PaneSource | null {
 
 /**
  * Shows the drill until the learner quits (q, Ctrl-C, a signal); the drill store then holds
- * how the attempt went. Keeps the clock: the first save starts it, the first green run after
- * it stops it.
+ * how the attempt went. Keeps the clock: it runs from the drill's opening, and the first
+ * green run of a changed file stops it.
  */
 export function drillScreen(options: DrillScreenOptions): Promise<void> {
   const { io, exercise, session, screen, drill, now, measure, version } = options;
@@ -79,7 +81,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       const wasGreen = isGreen(drill.getState());
       drill.dispatch({ type: "run-finished", at: now(), passed: event.result.status === "passed" });
       if (!wasGreen && isGreen(drill.getState())) {
-        drill.dispatch({ type: "measured", lines: measure() });
+        drill.dispatch({ type: "measured", lines: measure(), chars: options.typed() });
         options.onGreen?.();
       }
     }
@@ -91,7 +93,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
     screen,
     state: combineStores({ screen, drill }),
     view: (state, interactive) => <DrillView {...state} nowMs={now()} interactive={interactive} previous={options.previous} targets={options.targets} />,
-    tickMs: (state) => (isTiming(state.drill) ? tickMs : 0),
+    tickMs: (state) => (isTiming(state.drill) && !state.drill.closed ? tickMs : 0),
     keysOn: (state) => !state.drill.closed,
     onEvent,
     splitKeys,

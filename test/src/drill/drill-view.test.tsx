@@ -14,7 +14,7 @@ const targets = { seconds: 600, lines: 25 };
 const drillAfter = (...actions: DrillAction[]) =>
   actions.reduce(
     drillReducer,
-    initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "" }),
+    initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "", openedAt: 0 }),
   );
 const screenAfter = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fresh({ file: "/ws/drills/01-tool-loop.2.ts" }));
 const started: ScreenAction = { type: "run-started", exercise: "01-tool-loop", file: "/ws/drills/01-tool-loop.2.ts" };
@@ -23,7 +23,7 @@ const frame = (screen: ReturnType<typeof screenAfter>, drill: ReturnType<typeof 
     <DrillView screen={screen} drill={drill} nowMs={nowMs} interactive previous={[{ exercise: 1, seconds: 200, passed: true }]} targets={targets} />,
   ).lastFrame()!;
 
-test("before the first save: the clock at zero, waiting; the first failure explained; the locked keys", () => {
+test("before the first save: the clock already running from the drill's opening; the first failure explained; the locked keys", () => {
   const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!), failed(NAMES[1]!)]) });
   expect(frame(screen, drillAfter(), 90_000)).toMatchInlineSnapshot(`
     "run 1 · 0 of 2 passed · 84 ms
@@ -32,11 +32,11 @@ test("before the first save: the clock at zero, waiting; the first failure expla
     Target 25 lines: one for each line where a statement inside your functions
     starts (imports, types, signatures and braces are free).
 
-      █▀█ ▄ █▀█ █▀█
-      █ █ ▄ █ █ █ █
+      ▄█  ▄ ▀▀█ █▀█
+       █  ▄ ▀▀█ █ █
       ▀▀▀   ▀▀▀ ▀▀▀
 
-    The clock starts at your first save.
+    Run 1: 0 of 2 passed
 
       ✘ adds two numbers (off-by-one bug)
       ✘ asks the model to echo the sum (no-echo bug)
@@ -52,16 +52,18 @@ test("before the first save: the clock at zero, waiting; the first failure expla
   `);
 });
 
-test("timing: the clock runs from the first save; green stops it and shows how the attempt compares", () => {
+test("timing: the clock runs from the drill's opening, saves or not; green stops it and shows how the attempt compares", () => {
   const drill = drillAfter({ type: "saved", at: 10_000 });
   const running = screenAfter(started);
-  expect(frame(running, drill, 95_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
-  expect(frame(running, drill, 95_000)).toContain("q give up (recorded)");
+  expect(frame(running, drill, 85_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
+  expect(frame(running, drill, 85_000)).toContain("q give up (recorded)");
+  expect(frame(running, drillAfter(), 85_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // no save yet: the same clock
+  expect(frame(running, drillAfter(), 85_000)).toContain("r rerun · q quit"); // nothing to give up yet
   const green = drillAfter(
     { type: "saved", at: 10_000 },
     { type: "run-started", at: 10_050, version: "solved" },
-    { type: "run-finished", at: 250_000, passed: true },
-    { type: "measured", lines: 23 },
+    { type: "run-finished", at: 240_000, passed: true },
+    { type: "measured", chars: 1_500, lines: 23 },
   );
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
@@ -90,12 +92,24 @@ test("timing: the clock runs from the first save; green stops it and shows how t
   `);
 });
 
+test("green faster than the code can be typed: the attempt is told it is pasted, no personal best", () => {
+  const pasted = drillAfter(
+    { type: "run-started", at: 2_000, version: "pasted" },
+    { type: "run-finished", at: 3_000, passed: true },
+    { type: "measured", chars: 1_500, lines: 23 },
+  );
+  const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
+  const shown = frame(screen, pasted, 999_999).replace(/\s+/g, " ");
+  expect(shown).toContain("Pasted: green faster than its code can be typed, so it is recorded as pasted and is not a personal best (your best: 3:20).");
+  expect(shown).not.toContain("Personal best 3:20");
+});
+
 test("the stopped clock shows the second the summary reports (80.6 s is 1:21 in both)", () => {
   const green = drillAfter(
     { type: "saved", at: 10_000 },
     { type: "run-started", at: 10_050, version: "solved" },
-    { type: "run-finished", at: 90_600, passed: true },
-    { type: "measured", lines: 8 },
+    { type: "run-finished", at: 80_600, passed: true },
+    { type: "measured", chars: 0, lines: 8 },
   );
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   const shown = frame(screen, green, 999_999);
