@@ -101,8 +101,9 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .description("show an exercise's lesson or a reference tier")
     .addOption(new Option("--tier <tier>", "reference tier: 1 pseudocode, 2 LangGraph JS, 3 the SDK").argParser(parseTier))
     .addOption(new Option("--lesson", "show the lesson").conflicts("tier"))
+    .option("--force", "show tier 3, a whole solution, before a pass (recorded in your progress)")
     .addHelpText("after", "\nExample:\n  $ lab show 1 --tier 1\n")
-    .action(async (key: string, opts: { tier?: number; lesson?: boolean }) => {
+    .action(async (key: string, opts: { tier?: number; lesson?: boolean; force?: boolean }) => {
       const { showCommand } = await import("../commands/show.js");
       outcome.code = await showCommand(key, opts, io);
     });

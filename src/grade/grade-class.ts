@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/model/exercises.js";
 import { fixturesText } from "../../checker/testing/fixtures.js";
 import { bestDrillSeconds } from "../progress/drills.js";
+import { peeksBeforePass } from "../progress/progress-data.js";
+import { readProgress } from "../progress/progress-store.js";
 import type { Pair } from "./class-dir.js";
 import { GradeEngine, type EngineOptions } from "./engine.js";
 import type { RunOutcome } from "./outcome.js";
@@ -59,6 +61,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
     return sha256(fixtures === "" ? readFileSync(exercise.hiddenTest) : Buffer.concat([readFileSync(exercise.hiddenTest), Buffer.from(`\n${fixtures}`)]));
   });
   const drills = memo((learnerDir: string) => bestDrillSeconds(learnerDir));
+  const progress = memo((learnerDir: string) => readProgress(learnerDir));
   const previous = options.store.latest();
   const startedAt = new Date().toISOString();
   const pendingFresh = options.store.pendingFresh();
@@ -70,6 +73,7 @@ export async function gradeClass(options: GradeRunOptions): Promise<GradeRunResu
       previous,
       testHash: (p) => testHash(p.exercise),
       bestDrill: (p) => drills(p.learnerDir)?.get(p.exercise.number) ?? null,
+      peeks: (p) => peeksBeforePass(progress(p.learnerDir)?.exercises[p.exercise.id]),
       now: () => new Date().toISOString(),
     }),
   );

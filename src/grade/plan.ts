@@ -21,6 +21,8 @@ export interface PlanContext {
   previous: Map<string, GradeRecord>;
   testHash: (pair: Pair) => string;
   bestDrill: (pair: Pair) => number | null;
+  /** What the learner opened of the answer before passing; none unless given. */
+  peeks?: (pair: Pair) => string[];
   now: () => string;
 }
 
@@ -51,6 +53,7 @@ function base(
     testHash: ctx.testHash(pair),
     limits: ctx.limits,
     bestDrillSeconds: ctx.bestDrill(pair),
+    peeks: ctx.peeks?.(pair) ?? [],
     at: ctx.now(),
   };
 }
@@ -83,9 +86,10 @@ export function planPair(pair: Pair, ctx: PlanContext): Step {
   const unchanged =
     !ctx.fresh && !stale && previous && previous.fileHash === fields.fileHash && previous.testHash === fields.testHash && previous.limits === fields.limits;
   if (unchanged) {
-    // Same file, same test, same limits: the result stands; only a new best drill time is news.
-    if (previous.bestDrillSeconds === fields.bestDrillSeconds) return { kind: "reuse", record: previous };
-    return { kind: "record", record: { ...previous, bestDrillSeconds: fields.bestDrillSeconds, at: fields.at } };
+    // Same file, same test, same limits: the result stands; only a new best drill time or a new peek is news.
+    const samePeeks = JSON.stringify(previous.peeks ?? []) === JSON.stringify(fields.peeks);
+    if (previous.bestDrillSeconds === fields.bestDrillSeconds && samePeeks) return { kind: "reuse", record: previous };
+    return { kind: "record", record: { ...previous, bestDrillSeconds: fields.bestDrillSeconds, peeks: fields.peeks, at: fields.at } };
   }
   return {
     kind: "run",

@@ -40,6 +40,8 @@ export interface GradeRecord {
   ms: number | null;
   /** The learner's best passed drill time for this exercise, in seconds. */
   bestDrillSeconds: number | null;
+  /** What the learner opened of the answer before passing (their progress.json): "solution", "tier 3". Absent in older records. */
+  peeks?: string[];
   tests: TestEntry[];
   /** When the record was made (ISO); the later of two records for a key wins. */
   at: string;

@@ -14,6 +14,8 @@ export interface Row {
   detail: string | null;
   ms: number | null;
   bestDrillSeconds: number | null;
+  /** What the learner opened of the answer before passing: "solution", "tier 3". */
+  peeks: string[];
   tests: TestEntry[];
 }
 
@@ -24,6 +26,8 @@ export interface LearnerTotal {
   testsPassed: number;
   testsTotal: number;
   drills: { exercise: string; number: number; seconds: number | null }[];
+  /** The exercises where the learner opened the answer before passing, and what. */
+  peeks: { exercise: string; number: number; peeks: string[] }[];
 }
 
 export interface ExerciseTotal {
@@ -68,6 +72,7 @@ function rowOf(record: GradeRecord): Row {
     detail: record.reason ?? record.firstFailure?.message ?? null,
     ms: record.ms,
     bestDrillSeconds: record.bestDrillSeconds,
+    peeks: record.peeks ?? [],
     tests: record.tests,
   };
 }
@@ -86,6 +91,7 @@ function learnerTotal(learner: string, rows: Row[]): LearnerTotal {
     testsPassed: rows.reduce((sum, r) => sum + r.passed, 0),
     testsTotal: rows.reduce((sum, r) => sum + r.total, 0),
     drills: rows.map((r) => ({ exercise: r.exercise, number: r.number, seconds: r.bestDrillSeconds })),
+    peeks: rows.filter((r) => r.peeks.length > 0).map((r) => ({ exercise: r.exercise, number: r.number, peeks: r.peeks })),
   };
 }
 

@@ -4,6 +4,7 @@ import { allPassed, type ScreenState } from "./screen-state.js";
 
 /** The keys that do something right now. */
 export function keyHints(state: ScreenState): string[] {
+  if (state.peekAsked !== null) return [M.peekKeys];
   if (state.pane) return ["↑↓ scroll", "esc close", "q quit"];
   const { hints, tiers } = state.exercise;
   const keys = [`h hint (${state.hintsShown}/${hints.length})`];

@@ -13,7 +13,14 @@ export type ResultsCommand = { kind: "scroll-results"; by: number } | { kind: "t
 export type LiveCommand = { kind: "quit" } | { kind: "rerun" } | PaneCommand | ResultsCommand;
 
 /** What a key press asks for on the live screen of `lab start`. */
-export type ScreenCommand = LiveCommand | { kind: "hint" } | { kind: "tier"; tier: number } | { kind: "lesson" } | { kind: "next" };
+export type ScreenCommand =
+  | LiveCommand
+  | { kind: "hint" }
+  | { kind: "tier"; tier: number }
+  | { kind: "lesson" }
+  | { kind: "next" }
+  /** The answer to "open tier 3 before passing?": y opens it (recorded), any other key goes back. */
+  | { kind: "peek"; open: boolean };
 
 /** The keys of an open pane (a reference, the lesson): close it, or scroll by a line or a page. */
 export function paneCommand(input: string, key: Partial<Key>, height: number): PaneCommand | null {
@@ -38,7 +45,9 @@ export function resultsCommand(input: string, key: Partial<Key>, state: ScreenSt
 
 /** Maps a key to a command given the screen's state; null for keys that do nothing now. */
 export function commandForKey(input: string, key: Partial<Key>, state: ScreenState): ScreenCommand | null {
-  if ((key.ctrl && input === "c") || input === "q") return { kind: "quit" };
+  if (key.ctrl && input === "c") return { kind: "quit" };
+  if (state.peekAsked !== null) return { kind: "peek", open: input === "y" };
+  if (input === "q") return { kind: "quit" };
   const inPane = state.pane ? paneCommand(input, key, paneRows(state)) : null;
   if (inPane) return inPane;
   const inResults = state.pane ? null : resultsCommand(input, key, state, resultsWindow(state));

@@ -25,6 +25,9 @@ export const SCREEN_MESSAGES = {
   typeErrors: (n: number) => `${n === 1 ? "A type error" : `${n} type errors`} in your file (a warning: the tests ran anyway):`,
   typeError: (line: number, column: number, message: string) => `${line}:${column} ${message}`,
   moreTypeErrors: (n: number) => `… and ${n} more (your editor shows them all)`,
+  peekAsk: (tier: number, n: number) =>
+    `Tier ${tier} is the whole solution in the SDK. Opening it before exercise ${n} passes is recorded in your progress, as lab solution ${n} --force is, and your instructor's lab grade shows it.`,
+  peekKeys: "y open it · any other key: back",
   outputKey: (shown: boolean) => (shown ? "o hide output" : "o show output"),
   paneFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page · esc close`,
 } as const;

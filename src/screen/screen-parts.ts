@@ -155,6 +155,7 @@ export function outcomeLines(state: ScreenState, width: number): Line[] {
 export function noticeLines(state: ScreenState, width: number): Line[] {
   const n = state.exercise.number;
   const texts = [
+    ...(state.peekAsked !== null ? [M.peekAsk(state.peekAsked, n)] : []),
     ...state.notices,
     ...(state.watcherSilent ? [M.watcherSilent(n)] : []),
     ...(state.fileMissing ? [M.fileMissing(state.file, n)] : []),

@@ -93,6 +93,8 @@ export interface ScreenState {
   resultsOffset: number | null;
   /** Each test's printed output is shown under its row (the o key). */
   showOutput: boolean;
+  /** A reference that is a whole solution (tier 3) was asked for before passing: y opens it, and that is recorded. */
+  peekAsked: number | null;
 }
 
 export type ScreenAction =
@@ -108,7 +110,9 @@ export type ScreenAction =
   | { type: "notice-withdrawn"; text: string }
   /** `offset` is already clamped by the caller, which knows how the results are laid out. */
   | { type: "results-scrolled"; offset: number }
-  | { type: "output-toggled" };
+  | { type: "output-toggled" }
+  | { type: "peek-asked"; tier: number }
+  | { type: "peek-answered" };
 
 export function initialScreenState(init: {
   exercise: ScreenExercise;
@@ -142,6 +146,7 @@ export function initialScreenState(init: {
     crash: null,
     resultsOffset: null,
     showOutput: false,
+    peekAsked: null,
   };
 }
 
@@ -250,6 +255,10 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return action.offset === state.resultsOffset ? state : { ...state, resultsOffset: Math.max(0, action.offset) };
     case "output-toggled":
       return { ...state, showOutput: !state.showOutput };
+    case "peek-asked":
+      return { ...state, peekAsked: action.tier };
+    case "peek-answered":
+      return state.peekAsked === null ? state : { ...state, peekAsked: null };
   }
 }
 

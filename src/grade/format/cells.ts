@@ -18,6 +18,10 @@ export const whyCell = (row: Row) => (row.state === "fail" ? (row.firstFailingTe
 export const drillsCell = (learner: LearnerTotal) =>
   learner.drills.map((d) => `${String(d.number).padStart(2, "0")} ${d.seconds === null ? NONE : formatSeconds(d.seconds)}`).join(", ");
 
+/** "01 solution, tier 3; 04 tier 3", or "-" when the learner opened no answer before passing. */
+export const peeksCell = (learner: LearnerTotal) =>
+  learner.peeks.length === 0 ? NONE : learner.peeks.map((p) => `${String(p.number).padStart(2, "0")} ${p.peeks.join(", ")}`).join("; ");
+
 export const failedCells = (test: FailedTest) => [String(test.learners), test.exercise, test.test];
 
 /** One exercise's row: passed, rate, then the count of each way a pair can fall short. */

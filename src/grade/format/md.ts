@@ -1,6 +1,6 @@
 /** The class table as Markdown, for a README or an issue. */
 import type { ClassSummary } from "../summary.js";
-import { drillsCell, exerciseCells, failedCells, msCell, NONE, passedCell, ratio } from "./cells.js";
+import { drillsCell, exerciseCells, failedCells, msCell, NONE, passedCell, peeksCell, ratio } from "./cells.js";
 
 const escapeCell = (text: string) =>
   text
@@ -25,8 +25,8 @@ export function renderMarkdown(summary: ClassSummary): string {
     [6],
   );
   const learners = table(
-    ["learner", "exercises passed", "tests passed", "best drills"],
-    summary.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l)]),
+    ["learner", "exercises passed", "tests passed", "best drills", "answer opened before passing"],
+    summary.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l), peeksCell(l)]),
   );
   const exercises = table(["exercise", "passed", "rate", "fail", "error", "timeout", "missing"], summary.exercises.map(exerciseCells), [2]);
   const failed = summary.mostFailed.length === 0 ? ["No test failed."] : table(["learners", "exercise", "test"], summary.mostFailed.map(failedCells), [0]);

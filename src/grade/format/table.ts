@@ -1,6 +1,6 @@
 /** The class table for a terminal: rows, learner totals, class totals, most failed tests. */
 import type { ClassSummary } from "../summary.js";
-import { drillsCell, exerciseCells, failedCells, msCell, passedCell, ratio, whyCell } from "./cells.js";
+import { drillsCell, exerciseCells, failedCells, msCell, passedCell, peeksCell, ratio, whyCell } from "./cells.js";
 import { columns } from "./columns.js";
 
 /** The why column is cut here so a row stays one line; json, csv and md keep the whole text. */
@@ -19,8 +19,8 @@ export function renderTable(summary: ClassSummary): string {
     summary.rows.map((r) => [r.learner, r.exercise, passedCell(r), r.state, whyCell(r), msCell(r.ms)]),
   );
   const learners = columns(
-    [{ header: "learner" }, { header: "exercises passed" }, { header: "tests passed" }, { header: "best drills" }],
-    summary.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l)]),
+    [{ header: "learner" }, { header: "exercises passed" }, { header: "tests passed" }, { header: "best drills" }, { header: "answer opened before passing" }],
+    summary.learners.map((l) => [l.learner, ratio(l.exercisesPassed, l.exercises), ratio(l.testsPassed, l.testsTotal), drillsCell(l), peeksCell(l)]),
   );
   const exercises = columns(
     [

@@ -83,7 +83,7 @@ describe("grading again", () => {
     expect(csv.out).toBe("");
     expect(csv.err).toContain(GRADE_NOTES.wrote(out));
     expect(readFileSync(out, "utf8").split("\r\n")[3]).toMatch(
-      /^ben,01-adder,1,fail,2,3,adds negative numbers \(off-by-one bug\),expected 5 to be -5 \/\/ Object.is equality,\d+,$/,
+      /^ben,01-adder,1,fail,2,3,adds negative numbers \(off-by-one bug\),expected 5 to be -5 \/\/ Object.is equality,\d+,,tier 3$/,
     );
   });
 
@@ -95,6 +95,20 @@ describe("grading again", () => {
     expect(again.err.split("\n")[0]).toBe(GRADE_NOTES.planned(1, 8, 1));
     expect(withoutMs(again.out).split("\n")[5]).toBe("cy       01-adder    3/3     pass     -");
     expect(again.out).toContain("cy       2/2               5/5           01 -, 02 1:01");
+  });
+
+  test("a peek at the answer before passing (the learner's progress.json) is recorded without a run and shown per exercise", async () => {
+    writeFileSync(
+      join(dir, "cy/.lab/progress.json"),
+      JSON.stringify({ version: 1, exercises: { "01-adder": { hintsShown: 0, tier3ForcedAt: "2026-03-01T10:00:00.000Z" } } }),
+    );
+    const again = await gradeHere(dir, { timeout: "10" });
+    expect(again.err.split("\n")[0]).toBe(GRADE_NOTES.planned(0, 9, 1));
+    expect(again.out).toMatch(/^cy +2\/2 +5\/5 +01 -, 02 1:01 +01 tier 3$/m);
+    const json = JSON.parse((await gradeHere(dir, { timeout: "10", format: "json" })).out) as {
+      rows: { learner: string; exercise: string; peeks: string[] }[];
+    };
+    expect(json.rows.find((r) => r.learner === "cy" && r.exercise === "01-adder")!.peeks).toEqual(["tier 3"]);
   });
 
   test("--fresh runs pairs again even when nothing changed", async () => {

@@ -10,7 +10,7 @@ const records = [
   failing("ben", "02-greeter", ["second"], { ms: 80 }),
   record("ada", "01-adder", { bestDrillSeconds: 305 }),
   failing("ben", "01-adder", ["first", "second"], { ms: 1234 }),
-  record("ada", "02-greeter", { bestDrillSeconds: 95, ms: 7 }),
+  record("ada", "02-greeter", { bestDrillSeconds: 95, ms: 7, peeks: ["tier 3"] }),
   record("cy", "01-adder", { state: "missing", passed: 0, total: 0, reason: "No file cy/01-adder.ts.", ms: null, tests: [] }),
   record("cy", "02-greeter", { state: "timeout", passed: 0, total: 0, reason: "The run did not finish in 3 s.", ms: 3100, tests: [] }),
 ];
@@ -41,6 +41,7 @@ describe("the summary", () => {
           { exercise: "01-adder", number: 1, seconds: 305 },
           { exercise: "02-greeter", number: 2, seconds: 95 },
         ],
+        peeks: [{ exercise: "02-greeter", number: 2, peeks: ["tier 3"] }],
       },
       {
         learner: "ben",
@@ -52,6 +53,7 @@ describe("the summary", () => {
           { exercise: "01-adder", number: 1, seconds: null },
           { exercise: "02-greeter", number: 2, seconds: null },
         ],
+        peeks: [],
       },
       {
         learner: "cy",
@@ -63,6 +65,7 @@ describe("the summary", () => {
           { exercise: "01-adder", number: 1, seconds: null },
           { exercise: "02-greeter", number: 2, seconds: null },
         ],
+        peeks: [],
       },
     ]);
   });
@@ -92,10 +95,10 @@ describe("the formats", () => {
         "cy       01-adder    -       missing  No file cy/01-adder.ts.            -",
         "cy       02-greeter  -       timeout  The run did not finish in 3 s.  3100",
         "",
-        "learner  exercises passed  tests passed  best drills",
-        "ada      2/2               4/4           01 5:05, 02 1:35",
-        "ben      0/2               1/4           01 -, 02 -",
-        "cy       0/2               0/0           01 -, 02 -",
+        "learner  exercises passed  tests passed  best drills       answer opened before passing",
+        "ada      2/2               4/4           01 5:05, 02 1:35  02 tier 3",
+        "ben      0/2               1/4           01 -, 02 -        -",
+        "cy       0/2               0/0           01 -, 02 -        -",
         "",
         "exercise    passed  rate  fail  error  timeout  missing",
         "01-adder    1/3      33%  1     0      0        1",
@@ -121,7 +124,7 @@ describe("the formats", () => {
   test("csv: RFC 4180, one line a row, formula-looking text defused", () => {
     const csv = renderCsv(summarise([failing("ada", "01-adder", ["first"], { firstFailure: { test: "first", message: '=HYPERLINK("x"), "quoted"' } })]));
     expect(csv).toBe(
-      'learner,exercise,number,state,passed,total,first_failing_test,detail,ms,best_drill_seconds\r\nada,01-adder,1,fail,1,2,first,"\'=HYPERLINK(""x""), ""quoted""",100,\r\n',
+      'learner,exercise,number,state,passed,total,first_failing_test,detail,ms,best_drill_seconds,peeks\r\nada,01-adder,1,fail,1,2,first,"\'=HYPERLINK(""x""), ""quoted""",100,,\r\n',
     );
     expect(csvCell(null)).toBe("");
     expect(csvCell(-1)).toBe("-1");
