@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "../terminal/errors.js";
+import { UsageError, UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 
 export const TRACE_MESSAGES = {
@@ -82,7 +82,7 @@ export function formatTimeline(events: Event[], only?: string): string[] {
     const id = typeof e.runId === "string" && e.runId !== "" ? e.runId : TRACE_MESSAGES.noRunId;
     runs.set(id, [...(runs.get(id) ?? []), e]);
   }
-  if (only !== undefined && !runs.has(only)) throw new UserError(TRACE_MESSAGES.noRun(only, [...runs.keys()]));
+  if (only !== undefined && !runs.has(only)) throw new UsageError(TRACE_MESSAGES.noRun(only, [...runs.keys()]));
   const out: string[] = [];
   for (const [id, list] of runs) {
     if (only !== undefined && id !== only) continue;
@@ -103,7 +103,10 @@ export async function traceCommand(file: string, opts: { run?: string }, io: Io)
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new UserError(TRACE_MESSAGES.unreadable(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
+    const code = (err as NodeJS.ErrnoException).code;
+    // A file that is not there is the command used the wrong way (exit 2); one that cannot be read is not.
+    const Problem = code === "ENOENT" || code === "EISDIR" ? UsageError : UserError;
+    throw new Problem(TRACE_MESSAGES.unreadable(file, code ?? (err as Error).message));
   }
   let bad = 0;
   const events = readTrace(text, (n, why) => (bad++, writeLine(io.stderr, TRACE_MESSAGES.badLine(n, why))));

@@ -2,23 +2,27 @@
  * `lab triage "question" --tenant acme`: the support-ticket triage agent of exercise 11, run
  * against the scripted provider. It streams what the loop does, then prints the answer, its
  * citations and where the money went. The loop is the learner's own once exercise 11 has
- * passed, the reference one before that; the parts are the lab's reference parts.
+ * passed, the reference one before that; the parts are the lab's reference parts. The model
+ * answers from the question (triage-desk.ts); the chapter's question gets the walk-through.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { existsSync } from "node:fs";
 import { startProvider } from "../../checker/provider/index.js";
+import { ACCOUNTS } from "../../checker/testing/index.js";
 import { CACHE_THRESHOLD, referenceParts } from "../../checker/testing/integrated-parts.js";
 import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
-import { UserError } from "../terminal/errors.js";
+import { UsageError, UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { loadModule } from "../config/load-module.js";
 import { ProgressStore } from "../progress/progress-store.js";
 import { wrapText } from "../screen/wrap.js";
 import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
+import { isWalkThrough, scenarioFor, searchDocs, triageDesk } from "./triage-desk.js";
 
 export const TRIAGE_MESSAGES = {
   noQuestion: 'lab triage needs a question, e.g. lab triage "how do I rotate an API key" --tenant acme.',
   noTenant: "lab triage needs a tenant: --tenant acme (the fixture's tenants are acme and globex).",
+  unknownTenant: (tenant: string, known: string[]) => `lab triage: there is no tenant "${tenant}"; the fixture's tenants are ${known.join(" and ")}.`,
   noRun: (file: string) => `lab triage: ${file} exports no run function.`,
   yours: (file: string) => `loop: yours (${file}), exercise 11 has passed`,
   reference: "loop: the reference one (yours takes over once exercise 11 passes)",
@@ -60,9 +64,10 @@ async function loopFile(file: string): Promise<Run> {
 }
 
 export async function triageCommand(question: string | undefined, opts: { tenant?: string }, io: Io): Promise<number> {
-  if (!question?.trim()) throw new UserError(TRIAGE_MESSAGES.noQuestion);
-  if (!opts.tenant?.trim()) throw new UserError(TRIAGE_MESSAGES.noTenant);
+  if (!question?.trim()) throw new UsageError(TRIAGE_MESSAGES.noQuestion);
+  if (!opts.tenant?.trim()) throw new UsageError(TRIAGE_MESSAGES.noTenant);
   const tenant = opts.tenant.trim();
+  if (!(tenant in ACCOUNTS)) throw new UsageError(TRIAGE_MESSAGES.unknownTenant(tenant, Object.keys(ACCOUNTS)));
   const ctx = await loadContext(io);
   const exercise = exerciseOrFail(ctx, "11");
   const progress = new ProgressStore(ctx.config.workspaceDir, (s) => writeLine(io.stderr, s));
@@ -73,9 +78,10 @@ export async function triageCommand(question: string | undefined, opts: { tenant
   writeLine(io.stdout, `lab triage: "${question}" for tenant ${tenant}`);
   writeLine(io.stdout, yours ? TRIAGE_MESSAGES.yours(mine) : TRIAGE_MESSAGES.reference);
 
-  const provider = await startProvider();
+  const provider = await startProvider({ scenarios: [triageDesk] });
   try {
-    const client = new (await import("@anthropic-ai/sdk")).default({ baseURL: provider.url("acme-triage", {}), apiKey: "lab-triage", maxRetries: 0 });
+    const baseURL = provider.url(scenarioFor(question), {});
+    const client = new (await import("@anthropic-ai/sdk")).default({ baseURL, apiKey: "lab-triage", maxRetries: 0 });
     const ref = referenceParts({ client: client as unknown as Anthropic });
     const p = ref.parts;
     let turn = 0;
@@ -105,6 +111,8 @@ export async function triageCommand(question: string | undefined, opts: { tenant
       async dispatch(name: string, input: Record<string, unknown>, t: string) {
         const suffix = ` (tenant ${t})`;
         say("tool", `${name} ${short(input, WIDTH - 8 - name.length - 1 - suffix.length)}${suffix}`);
+        // The walk-through's search returns the chapter's 38,059-character dump; any other question searches the docs.
+        if (name === "search_docs" && !isWalkThrough(question)) return searchDocs(String(input["query"] ?? ""));
         return p.dispatch(name, input, t);
       },
       offloader: {
