@@ -14,6 +14,7 @@ Examples:
   $ lab start 1                     open exercise 1's live screen; every save reruns its tests
   $ lab list                        every exercise with its status and next step (so does plain lab)
   $ lab check 1                     run exercise 1's hidden tests on your file once
+  $ lab run 12                      run your file on exercise 12's demo task (and write its trace)
   $ lab hint 1                      the next hint for exercise 1
   $ lab show 1 --tier 1             exercise 1's pseudocode reference
   $ lab reset 1                     put exercise 1's stub back (your version is backed up)
@@ -85,6 +86,16 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .action(async (key: string, opts: { file?: string; json?: boolean }) => {
       const { checkCommand } = await import("../commands/check.js");
       outcome.code = await checkCommand(key, opts, io);
+    });
+
+  program
+    .command("run <exercise> [goal]")
+    .description("run your file on the exercise's demo task against the scripted provider: what it printed and returned")
+    .option("--file <file>", "run this file instead of your workspace file")
+    .addHelpText("after", '\nExamples:\n  $ lab run 1\n  $ lab run 12 "Tidy up the workspace"   (writes the trace lab trace shows)\n')
+    .action(async (key: string, goal: string | undefined, opts: { file?: string }) => {
+      const { runCommand } = await import("../commands/run.js");
+      outcome.code = await runCommand(key, goal, opts, io);
     });
 
   program
