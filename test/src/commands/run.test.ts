@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -8,23 +7,11 @@ import { runCommand } from "../../../src/commands/run.js";
 import { RUN_MESSAGES } from "../../../src/run/run-demo.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { FIXTURE_PATHS, labDir } from "./lab-dir.js";
+import { lab } from "./lab-process.js";
 
 // `lab run` as a learner types it: through bin/lab.js (its child process is the built one in dist/).
 const root = resolve(import.meta.dirname, "../../..");
-const bin = join(root, "bin/lab.js");
 const exercises = loadExercises(join(root, "exercises"), join(root, "solutions"));
-
-function lab(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
 
 /** A lab folder with a workspace holding `files`. */
 function folder(files: Record<string, string> = {}): string {

@@ -1,24 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { TRIAGE_MESSAGES } from "../../../src/commands/triage.js";
 import { DESK_WORDS, scenarioFor, searchDocs } from "../../../src/commands/triage-desk.js";
 import { tempDir } from "../../support/temp-dir.js";
-
-const bin = join(import.meta.dirname, "../../../bin/lab.js");
-
-function lab(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { lab } from "./lab-process.js";
 
 /** The cells after a label in the final table, split at spaces. */
 const cells = (stdout: string, label: string) =>

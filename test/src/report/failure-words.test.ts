@@ -1,15 +1,6 @@
 import { expect, test } from "vitest";
 import { failureWords, insteadLabel } from "../../../src/report/failure-words.js";
-
-/** The message vitest itself gives a failed assertion, so the split is tested on real matcher texts. */
-function messageOf(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error("the assertion passed");
-}
+import { messageOf } from "./matcher-message.js";
 
 test("a bare matcher text is what the test found instead, with no sentence of its own", () => {
   const message = messageOf(() => expect([]).toHaveLength(12));

@@ -1,15 +1,6 @@
 import { expect, test } from "vitest";
 import { PLAIN_WORDS, plainMatcherText, plainOtherText } from "../../../src/report/plain-words.js";
-
-/** The message vitest itself gives a failed assertion, so the rewrite is tested on real matcher texts. */
-function messageOf(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error("the assertion passed");
-}
+import { messageOf } from "./matcher-message.js";
 
 test("the issue's two examples: a comparison and Object.is equality read as what was found and what it should be", () => {
   const greater = messageOf(() => expect(6060).toBeGreaterThan(6060));
