@@ -6,6 +6,12 @@ export interface Failure {
   message: string;
   expected?: string;
   received?: string;
+  /**
+   * Whether this failure is the named bug's signature, so the bug's sentence applies. A test
+   * may mark which of its assertions are the signature (an assertion sentence ending in
+   * "(<id> bug)"); then a failure of any other assertion is false. Absent: the test has no bug.
+   */
+  bugSignature?: boolean;
 }
 
 export interface TestOutcome {
@@ -17,6 +23,8 @@ export interface TestOutcome {
   bug: { id: string; summary: string } | null;
   /** Why a skipped test was skipped, when it said (a live run names what only the scripted provider can stage). */
   note?: string;
+  /** What the learner's code printed during this test (stdout and stderr, in order), when it printed anything. */
+  output?: string;
 }
 
 /** "forged": the worker's channel carried what its tests never sent (checker/run/workers/channel.ts). */

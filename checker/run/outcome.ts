@@ -1,6 +1,7 @@
 /** Maps vitest's view of a finished test file onto the runner's result types. */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { inspect } from "node:util";
+import { parseSync } from "rolldown/utils";
 import type { TestCase, TestModule } from "vitest/node";
 import { bugOfTest, type Exercise } from "../model/exercises.js";
 import { REFUSAL_MARK } from "./walls/import-wall.js";
@@ -32,20 +33,82 @@ function bugFor(name: string, exercise: Exercise): TestOutcome["bug"] {
   return id ? { id, summary: exercise.bugs[id] ?? "" } : null;
 }
 
+/** An assertion's own sentence that ends in "(<id> bug)", as written in a test's source: that assertion is the bug's signature. */
+const SIGNATURE_IN_SOURCE = /\([a-z0-9]+(?:-[a-z0-9]+)* bug\)["'`]/;
+
+type Node = { type: string; start: number; end: number; [field: string]: unknown };
+
+/** Every node of an ESTree, depth first. */
+function* nodesOf(value: unknown): Generator<Node> {
+  if (Array.isArray(value)) for (const item of value) yield* nodesOf(item);
+  else if (typeof value === "object" && value !== null) {
+    if (typeof (value as Node).type === "string") yield value as Node;
+    for (const field of Object.values(value)) if (typeof field === "object") yield* nodesOf(field);
+  }
+}
+
+/** The name of a `test("name", …)` or `it("name", …)` call written as a plain string. */
+function testNameOf(call: Node): string | null {
+  const callee = call["callee"] as Node;
+  const base = callee.type === "MemberExpression" ? (callee["object"] as Node) : callee;
+  if (base.type !== "Identifier" || !["test", "it"].includes(base["name"] as string)) return null;
+  const first = (call["arguments"] as Node[])[0];
+  if (first?.type === "Literal" && typeof first["value"] === "string") return first["value"];
+  const quasis = first?.type === "TemplateLiteral" ? (first["quasis"] as Node[]) : [];
+  return quasis.length === 1 ? ((quasis[0]!["value"] as { cooked: string }).cooked ?? null) : null;
+}
+
+const signedCache = new Map<string, { mtimeMs: number; names: Set<string> }>();
+
+/** The tests of a test file that mark which of their assertions are their bug's signature; read once per version of the file. */
+function signedTests(testFile: string): Set<string> {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(testFile).mtimeMs;
+  } catch {
+    return new Set();
+  }
+  const cached = signedCache.get(testFile);
+  if (cached?.mtimeMs === mtimeMs) return cached.names;
+  const source = readFileSync(testFile, "utf8");
+  const names = new Set<string>();
+  for (const node of nodesOf(parseSync(testFile, source, { lang: "ts" }).program)) {
+    if (node.type !== "CallExpression") continue;
+    const name = testNameOf(node);
+    const body = (node["arguments"] as Node[]).at(-1);
+    if (name !== null && body && SIGNATURE_IN_SOURCE.test(source.slice(body.start, body.end))) names.add(name);
+  }
+  signedCache.set(testFile, { mtimeMs, names });
+  return names;
+}
+
+/**
+ * Whether a failure of a test that names `bugId` is that bug's: in a test that marks its
+ * signature assertions, only a failure of one of them; in any other test, every failure.
+ */
+export function isBugSignature(message: string, bugId: string, marksSignature: boolean): boolean {
+  if (!marksSignature) return true;
+  const sentence = message.split("\n")[0] ?? "";
+  return sentence.includes(`(${bugId} bug)`);
+}
+
 export function outcomeOf(test: TestCase, exercise: Exercise): TestOutcome {
   const result = test.result();
   const ms = test.diagnostic()?.duration ?? 0;
   const state = result.state === "passed" ? "passed" : result.state === "failed" ? "failed" : result.state === "skipped" ? "skipped" : "not-run";
   const error = (result.errors?.[0] ?? null) as ErrorLike | null;
+  const bug = bugFor(test.name, exercise);
+  const message = error ? plain(error.message) || plain(error.name) || "The test failed." : "";
   const failure = error
     ? {
-        message: plain(error.message) || plain(error.name) || "The test failed.",
+        message,
         ...(error.expected !== undefined ? { expected: plain(error.expected) } : {}),
         ...(error.actual !== undefined ? { received: plain(error.actual) } : {}),
+        ...(bug ? { bugSignature: isBugSignature(message, bug.id, signedTests(test.module.moduleId).has(test.name)) } : {}),
       }
     : null;
   const note = result.state === "skipped" ? result.note : undefined;
-  return { name: test.name, state, ms, failure, bug: bugFor(test.name, exercise), ...(note ? { note } : {}) };
+  return { name: test.name, state, ms, failure, bug, ...(note ? { note } : {}) };
 }
 
 /** Results per test, in file order; a test that never reported is "not-run". */

@@ -143,14 +143,14 @@ describe("05 semantic cache: the guards", () => {
 
   test("two hits and three misses give a hit rate of 0.4; a fresh cache reports 0 (hit-rate-ignores-misses bug)", async () => {
     const cache = new SemanticCache({ embed: stagedEmbedder().embed });
-    expect(cache.hitRate).toBe(0);
+    expect(cache.hitRate, "the hit rate of a fresh cache, before any lookup").toBe(0);
     await cache.put(CLOSE.a, answerTo(CLOSE.a));
 
     for (const q of [CLOSE.a, CLOSE.b]) expect(await cache.get(q)).not.toBeNull();
     for (const p of NEAR_MISSES.slice(0, 3)) expect(await cache.get(p.b)).toBeNull();
 
-    expect([cache.hits, cache.misses]).toEqual([2, 3]);
-    expect(cache.hitRate).toBeCloseTo(0.4, 9);
+    expect([cache.hits, cache.misses], "[hits, misses] after two hits and three near misses (hit-rate-ignores-misses bug)").toEqual([2, 3]);
+    expect(cache.hitRate, "the hit rate after two hits and three near misses (hit-rate-ignores-misses bug)").toBeCloseTo(0.4, 9);
   });
 
   test("ten puts and three gets call embed at most thirteen times: stored questions are not embedded again (re-embeds-stored bug)", async () => {

@@ -146,11 +146,11 @@ describe("12 five exits", () => {
     const end = await run(newRun("Tidy up the workspace."), workspace().tools, { client: session.client, maxBudgetUsd: limit, maxTurns: 1000 });
 
     const costs = wireCosts(session);
-    expect(end.status).toBe("budget_exceeded");
-    expect(end.costUsd, "the run's books match what the provider charged").toBeCloseTo(sum(costs), 9);
+    expect(end.status, "how the run ended, with a budget of $0.01 and 1000 turns").toBe("budget_exceeded");
+    expect(end.costUsd, "the run's books match what the provider charged (budget-checked-late bug)").toBeCloseTo(sum(costs), 9);
     expect(sum(costs)).toBeGreaterThanOrEqual(limit - CENT);
     // Checked before each call: only the call that crossed the line may be over it.
-    expect(sum(costs.slice(0, -1)), "spent before the last call").toBeLessThan(limit);
+    expect(sum(costs.slice(0, -1)), "spent before the last call (budget-checked-late bug)").toBeLessThan(limit);
     expect(end.turns).toBe(costs.length);
   });
 
@@ -159,9 +159,12 @@ describe("12 five exits", () => {
     const events: TraceEvent[] = [];
     const end = await run(newRun("Tidy up the workspace."), workspace().tools, { client: session.client, maxBudgetUsd: 0.002, maxTurns: 1000, onEvent: (e) => events.push(e) });
 
-    expect(end.status).toBe("budget_exceeded");
-    expect(end.interruption).toEqual({ type: "max_budget" });
-    expect(events.filter((e) => e.type === "run_stopped")).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
+    expect(end.status, "how the run ended, with a budget of $0.002 and 1000 turns").toBe("budget_exceeded");
+    expect(end.interruption, "the interruption (budget-interruption-max-turns bug)").toEqual({ type: "max_budget" });
+    expect(
+      events.filter((e) => e.type === "run_stopped"),
+      "the run_stopped events (budget-interruption-max-turns bug)",
+    ).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
 
     // Each model at its own price: the books match the wire priced at sonnet's and haiku's rates.
     for (const [model, price] of [["claude-sonnet-5", { in: 3e-6, out: 15e-6 }], ["claude-haiku-4-5", { in: 1e-6, out: 5e-6 }]] as const) {

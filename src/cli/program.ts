@@ -19,6 +19,7 @@ Examples:
   $ lab start 1                     open exercise 1's live screen; every save reruns its tests
   $ lab list                        every exercise with its status and next step (so does plain lab)
   $ lab check 1                     run exercise 1's hidden tests on your file once
+  $ lab run 12                      run your file on exercise 12's demo task (and write its trace)
   $ lab hint 1                      the next hint for exercise 1
   $ lab show 1 --tier 1             exercise 1's pseudocode reference
   $ lab reset 1                     put exercise 1's stub back (your version is backed up)
@@ -110,6 +111,16 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     });
 
   program
+    .command("run <exercise> [goal]")
+    .description("run your file on the exercise's demo task against the scripted provider: what it printed and returned")
+    .option("--file <file>", "run this file instead of your workspace file")
+    .addHelpText("after", '\nExamples:\n  $ lab run 1\n  $ lab run 12 "Tidy up the workspace"   (writes the trace lab trace shows)\n')
+    .action(async (key: string, goal: string | undefined, opts: { file?: string }) => {
+      const { runCommand } = await import("../commands/run.js");
+      outcome.code = await runCommand(key, goal, opts, io);
+    });
+
+  program
     .command("hint <exercise>")
     .description("show the next hint for an exercise (one more each time)")
     .addHelpText("after", "\nExample:\n  $ lab hint 1\n")
@@ -123,8 +134,9 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .description("show an exercise's lesson or a reference tier")
     .addOption(new Option("--tier <tier>", "reference tier: 1 pseudocode, 2 LangGraph JS, 3 the SDK").argParser(parseTier))
     .addOption(new Option("--lesson", "show the lesson").conflicts("tier"))
+    .option("--force", "show tier 3, a whole solution, before a pass (recorded in your progress)")
     .addHelpText("after", "\nExample:\n  $ lab show 1 --tier 1\n")
-    .action(async (key: string, opts: { tier?: number; lesson?: boolean }) => {
+    .action(async (key: string, opts: { tier?: number; lesson?: boolean; force?: boolean }) => {
       const { showCommand } = await import("../commands/show.js");
       outcome.code = await showCommand(key, opts, io);
     });
@@ -161,8 +173,9 @@ export function buildProgram(io: Io): { program: Command; outcome: Outcome } {
     .addHelpText(
       "after",
       `
-The clock starts at your first save and stops at the first run where every hidden test
-passes; quitting before that records an abandoned attempt. Attempts are kept in
+The clock starts when the drill opens and stops at the first run where every hidden test
+passes; quitting before that records an abandoned attempt, and a green faster than its code
+can be typed is recorded as pasted, never a best. Attempts are kept in
 <workspace>/.lab/drills.jsonl. Without a terminal nothing is timed: the tests run once on
 your latest drill file; exit code 0 when all pass, 1 when any fails, 130 when interrupted.
 

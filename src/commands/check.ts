@@ -51,18 +51,21 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
     const result = walls ? (await runner.runMany([request]))[0]! : await runner.run(request);
     // After the run, so it never takes CPU from it: the type check is a warning, not the verdict.
     const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
+    // The same words as the screen, in the JSON too: its messages are read by people as well.
+    const said = inLearnerWords(result, exercise);
     if (opts.json) {
       const live = gate && { url: gate.upstream, maxUsd: gate.maxUsd, spend: gate.spend(), capped: gate.capped };
-      writeLine(io.stdout, JSON.stringify(live ? { ...result, live } : result, null, 2));
+      writeLine(io.stdout, JSON.stringify(live ? { ...said, live } : said, null, 2));
     } else {
-      const said = inLearnerWords(result, exercise);
       writeLine(io.stdout, `lab check ${exercise.number}: ${exercise.title}`);
       writeLine(io.stdout, `file: ${implFile}`);
       if (gate) writeLine(io.stdout, LIVE_MESSAGES.header(gate.upstream, gate.maxUsd));
       writeLine(io.stdout);
       const lines = describeRun(said);
-      // The type errors go just above the closing line, which stays last for whoever reads it.
-      lines.splice(lines.length - 1, 0, ...describeTypeErrors(await typeErrors));
+      // The type errors go just above the closing line, which stays last for whoever reads it; a
+      // file that does not parse has only its syntax error to say (the checker would repeat it).
+      const typeWarnings = result.error?.kind === "syntax" ? null : await typeErrors;
+      lines.splice(lines.length - 1, 0, ...describeTypeErrors(typeWarnings));
       if (gate && result.total > 0) lines.splice(lines.length - 1, 1, liveVerdict(result));
       if (gate) lines.push(...spendLines(gate));
       for (const line of lines) writeLine(io.stdout, line);

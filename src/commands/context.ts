@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { labPaths } from "../../checker/paths.js";
 import { findExercise, surveyExercises, type Exercise } from "../../checker/model/exercises.js";
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
-import { UsageError, UserError } from "../terminal/errors.js";
+import { UsageError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 
 export const CONTEXT_MESSAGES = {
@@ -50,6 +50,6 @@ export function implFileOrFail(ctx: LabContext, io: Io, exercise: Exercise, file
     return path;
   }
   const path = workspaceFile(ctx, exercise);
-  if (!existsSync(path)) throw new UserError(CONTEXT_MESSAGES.noWorkspaceFile(path, exercise.number));
+  if (!existsSync(path)) throw new UsageError(CONTEXT_MESSAGES.noWorkspaceFile(path, exercise.number));
   return path;
 }

@@ -24,7 +24,12 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
     const wanted = key ?? (typeof opts.history === "string" ? opts.history : undefined);
     const { showHistory } = await import("../drill/show-history.js");
     const only = wanted === undefined ? null : exerciseOrFail(ctx, wanted);
-    return showHistory({ io, workspaceDir, exercises: ctx.exercises, only, targetSeconds: config.drill.targetSeconds });
+    const { drillTargets, FALLBACK_TARGET_SECONDS } = await import("../drill/targets.js");
+    const targetSeconds = (n: number) => {
+      const exercise = ctx.exercises.find((e) => e.number === n);
+      return exercise ? drillTargets(exercise, config.drill).seconds : (config.drill.targetSeconds ?? FALLBACK_TARGET_SECONDS);
+    };
+    return showHistory({ io, workspaceDir, exercises: ctx.exercises, only, targetSeconds });
   }
   const exercise = exerciseOrFail(ctx, key ?? "1");
   const target = liveTarget(opts, io.env);
@@ -39,6 +44,7 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
     const { importScreen } = await import("../screen/import-screen.js");
     const { runDrill } = await importScreen(() => import("../drill/run-drill.js"));
     const { Runner } = await import("../../checker/run/runner.js");
+    const { drillTargets } = await import("../drill/targets.js");
     // Where each test is declared is never shown; finding it costs every run a stack walk per test.
     const runner = await Runner.create({ timeoutSeconds: config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env });
     try {
@@ -50,7 +56,7 @@ export async function drillCommand(key: string | undefined, opts: DrillFlags, io
         poll: opts.poll ?? config.poll,
         peek: opts.peek ?? false,
         interview: opts.interview ?? false,
-        targets: { seconds: config.drill.targetSeconds, lines: config.drill.targetLines ?? exercise.targetLines },
+        targets: drillTargets(exercise, config.drill),
         typeCheck: config.typeCheck,
         ...(gate ? { live: () => liveStatus(gate) } : {}),
       });

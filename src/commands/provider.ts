@@ -1,4 +1,4 @@
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { labPaths } from "../../checker/paths.js";
@@ -12,6 +12,7 @@ import { startRecording } from "./provider-record.js";
 
 export const PROVIDER_MESSAGES = {
   portInUse: (port: number) => `Port ${port} is already in use; choose another with --port.`,
+  noScenarioFile: (file: string) => `There is no scenario file at ${file}.`,
   noScenarios: (file: string) => `${file} exports no scenarios: export an array of scenarios as the default export.`,
   badScenario: (file: string, index: number) =>
     `${file}: scenario ${index + 1} needs a "name" string, a "description" string and a "reply" function, ` +
@@ -36,6 +37,7 @@ function isScenario(value: unknown): value is Scenario {
 
 /** Loads a user's scenario file: a default export that is an array (or object) of scenarios. */
 export async function loadScenarioFile(file: string): Promise<Scenario[]> {
+  if (!existsSync(file)) throw new UsageError(PROVIDER_MESSAGES.noScenarioFile(file));
   let mod: Record<string, unknown>;
   try {
     mod = await loadModule(file, { "harness-lab/scenarios": SCENARIO_HELPERS_URL });

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Exercise } from "../../checker/model/exercises.js";
-import { UsageError } from "../terminal/errors.js";
+import { UsageError, UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
+import { isSolutionTier } from "../screen/panes.js";
 import { TIER_NAMES } from "../screen/tier-names.js";
 import { exerciseOrFail, loadContext, workspaceFile, type LabContext } from "./context.js";
 
@@ -13,11 +14,16 @@ export const SHOW_MESSAGES = {
   lesson: (n: number) => `Lesson:     lab show ${n} --lesson`,
   tier: (n: number, tier: number) => `Tier ${tier}:     lab show ${n} --tier ${tier} (${TIER_NAMES[tier]})`,
   hints: (n: number, seen: number, total: number) => `Hints:      ${seen} of ${total} seen (lab hint ${n})`,
+  peekLocked: (n: number, tier: number) =>
+    `Tier ${tier} of exercise ${n} is a whole solution: it opens after your first all-green run, or now with lab show ${n} --tier ${tier} --force (which is recorded, as lab solution --force is).`,
+  peeked: (tier: number) => `Tier ${tier} shown with --force before a pass; your progress records that.`,
 } as const;
 
 export interface ShowOptions {
   tier?: number;
   lesson?: boolean;
+  /** Tier 3 before a pass: shown, and recorded as a peek. */
+  force?: boolean;
 }
 
 function overview(ctx: LabContext, exercise: Exercise, seen: number): string[] {
@@ -40,7 +46,12 @@ export async function showCommand(key: string, opts: ShowOptions, io: Io, paths?
   if (opts.tier !== undefined) {
     const file = exercise.references[opts.tier];
     if (!file) throw new UsageError(SHOW_MESSAGES.noTier(exercise.number, opts.tier, exercise.tiers));
+    const progress = new ProgressStore(ctx.config.workspaceDir, (sentence) => writeLine(io.stderr, sentence));
+    const peek = isSolutionTier(exercise, opts.tier) && !progress.exercise(exercise.id).passedAt;
+    if (peek && !opts.force) throw new UserError(SHOW_MESSAGES.peekLocked(exercise.number, opts.tier));
+    if (peek) progress.update(exercise.id, (record, now) => void (record.tier3ForcedAt ??= now));
     io.stdout.write(readFileSync(file, "utf8"));
+    if (peek) writeLine(io.stderr, SHOW_MESSAGES.peeked(opts.tier));
     return 0;
   }
   if (opts.lesson) {

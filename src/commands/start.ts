@@ -49,7 +49,7 @@ async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: P
   if (gate) writeLine(io.stdout, LIVE_MESSAGES.header(gate.upstream, gate.maxUsd));
   const { timeoutSeconds } = ctx.config.config;
   const env = gate ? { env: liveEnv(gate, io.env) } : {};
-  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number), ...env });
+  const result = await runOnce({ exercise, implFile, timeoutSeconds, listener: plainPrinter(io.stdout, exercise), ...env });
   for (const line of gate ? spendLines(gate) : []) writeLine(io.stdout, line);
   if (result === null) return INTERRUPTED_EXIT_CODE;
   recordRun(progress, exercise.id, result);

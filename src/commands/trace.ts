@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "../terminal/errors.js";
+import { UsageError, UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { describeWallTime, wallTime, type LoggedExchange } from "../trace/wall-time.js";
 
@@ -86,7 +86,7 @@ export function formatTimeline(events: Event[], only?: string, exchanges: Logged
     const id = typeof e.runId === "string" && e.runId !== "" ? e.runId : TRACE_MESSAGES.noRunId;
     runs.set(id, [...(runs.get(id) ?? []), e]);
   }
-  if (only !== undefined && !runs.has(only)) throw new UserError(TRACE_MESSAGES.noRun(only, [...runs.keys()]));
+  if (only !== undefined && !runs.has(only)) throw new UsageError(TRACE_MESSAGES.noRun(only, [...runs.keys()]));
   const out: string[] = [];
   for (const [id, list] of runs) {
     if (only !== undefined && id !== only) continue;
@@ -126,7 +126,10 @@ function readText(file: string, io: Io): string {
   try {
     return readFileSync(resolve(io.cwd, file), "utf8");
   } catch (err) {
-    throw new UserError(TRACE_MESSAGES.unreadable(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
+    const code = (err as NodeJS.ErrnoException).code;
+    // A file that is not there is the command used the wrong way (exit 2); one that cannot be read is not.
+    const Problem = code === "ENOENT" || code === "EISDIR" ? UsageError : UserError;
+    throw new Problem(TRACE_MESSAGES.unreadable(file, code ?? (err as Error).message));
   }
 }
 

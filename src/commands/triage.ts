@@ -3,14 +3,16 @@
  * against the scripted provider (with --live, a real endpoint through the lab's gate, which
  * counts the money and keeps --max-usd). It streams what the loop does, then prints the answer, its
  * citations and where the money went. The loop is the learner's own once exercise 11 has
- * passed, the reference one before that; the parts are the lab's reference parts.
+ * passed, the reference one before that; the parts are the lab's reference parts. The model
+ * answers from the question (triage-desk.ts); the chapter's question gets the walk-through.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { existsSync } from "node:fs";
 import { startProvider } from "../../checker/provider/index.js";
 import { CACHE_THRESHOLD, referenceParts } from "../../checker/testing/integrated-parts.js";
 import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
-import { UserError } from "../terminal/errors.js";
+import { ACCOUNTS } from "../../checker/testing/index.js";
+import { UsageError, UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { bundleLearner } from "../../checker/realm/bundle.js";
 import { openRealm, type Realm } from "../../checker/realm/host.js";
@@ -20,10 +22,12 @@ import { wrapText } from "../screen/wrap.js";
 import { exerciseOrFail, loadContext, workspaceFile } from "./context.js";
 import { LIVE_MESSAGES, liveTarget, openLive, spendLines, type LiveFlags, type LiveTarget } from "./live.js";
 import type { Gate } from "../../checker/testing/live/gate.js";
+import { isWalkThrough, scenarioFor, searchDocs, triageDesk } from "./triage-desk.js";
 
 export const TRIAGE_MESSAGES = {
   noQuestion: 'lab triage needs a question, e.g. lab triage "how do I rotate an API key" --tenant acme.',
   noTenant: "lab triage needs a tenant: --tenant acme (the fixture's tenants are acme and globex).",
+  unknownTenant: (tenant: string, known: string[]) => `lab triage: there is no tenant "${tenant}"; the fixture's tenants are ${known.join(" and ")}.`,
   noRun: (file: string) => `lab triage: ${file} exports no run function.`,
   yours: (file: string) => `loop: yours (${file}), exercise 11 has passed`,
   reference: "loop: the reference one (yours takes over once exercise 11 passes)",
@@ -71,20 +75,21 @@ export interface TriageOptions extends LiveFlags {
   tenant?: string;
 }
 
-/** Where the triage loop's model calls go: the scripted provider's triage scenario, or a live run's gate. */
-async function endpoint(target: LiveTarget | null): Promise<{ url: string; close(): Promise<void>; gate: Gate | null }> {
+/** Where the triage loop's model calls go: the scripted provider (its scenario read from the question), or a live run's gate. */
+async function endpoint(target: LiveTarget | null, question: string): Promise<{ url: string; close(): Promise<void>; gate: Gate | null }> {
   if (target) {
     const gate = await openLive(target);
     return { url: gate.url, close: () => gate.close(), gate };
   }
-  const provider = await startProvider();
-  return { url: provider.url("acme-triage", {}), close: () => provider.close(), gate: null };
+  const provider = await startProvider({ scenarios: [triageDesk] });
+  return { url: provider.url(scenarioFor(question), {}), close: () => provider.close(), gate: null };
 }
 
 export async function triageCommand(question: string | undefined, opts: TriageOptions, io: Io): Promise<number> {
-  if (!question?.trim()) throw new UserError(TRIAGE_MESSAGES.noQuestion);
-  if (!opts.tenant?.trim()) throw new UserError(TRIAGE_MESSAGES.noTenant);
+  if (!question?.trim()) throw new UsageError(TRIAGE_MESSAGES.noQuestion);
+  if (!opts.tenant?.trim()) throw new UsageError(TRIAGE_MESSAGES.noTenant);
   const tenant = opts.tenant.trim();
+  if (!(tenant in ACCOUNTS)) throw new UsageError(TRIAGE_MESSAGES.unknownTenant(tenant, Object.keys(ACCOUNTS)));
   const target = liveTarget(opts, io.env);
   const ctx = await loadContext(io);
   const exercise = exerciseOrFail(ctx, "11");
@@ -96,7 +101,7 @@ export async function triageCommand(question: string | undefined, opts: TriageOp
   writeLine(io.stdout, `lab triage: "${question}" for tenant ${tenant}`);
   writeLine(io.stdout, yours ? TRIAGE_MESSAGES.yours(mine) : TRIAGE_MESSAGES.reference);
 
-  const where = await endpoint(target).catch(async (error: unknown) => {
+  const where = await endpoint(target, question).catch(async (error: unknown) => {
     await realm.close();
     throw error;
   });
@@ -132,6 +137,8 @@ export async function triageCommand(question: string | undefined, opts: TriageOp
       async dispatch(name: string, input: Record<string, unknown>, t: string) {
         const suffix = ` (tenant ${t})`;
         say("tool", `${name} ${short(input, WIDTH - 8 - name.length - 1 - suffix.length)}${suffix}`);
+        // The walk-through's search returns the chapter's 38,059-character dump; any other question searches the docs.
+        if (name === "search_docs" && !isWalkThrough(question)) return searchDocs(String(input["query"] ?? ""));
         return p.dispatch(name, input, t);
       },
       offloader: {

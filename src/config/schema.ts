@@ -10,8 +10,8 @@ export interface LabConfig {
   poll: boolean;
   /** Type-check the learner's file after each run and show its errors as a warning. */
   typeCheck: boolean;
-  /** `targetLines` null: each exercise's own target (its exercise.json). */
-  drill: { targetSeconds: number; targetLines: number | null };
+  /** null: each exercise's own target (time: sized from its solution, see src/drill/targets.ts; lines: its exercise.json). */
+  drill: { targetSeconds: number | null; targetLines: number | null };
   provider: { port: number; cacheMinTokens: number };
   /** How `lab grade --format gradescope` (and the report's scores) weigh the exercises. */
   grading: GradingConfig;
@@ -46,7 +46,7 @@ export const DEFAULT_CONFIG: LabConfig = {
   timeoutSeconds: 10,
   poll: false,
   typeCheck: true,
-  drill: { targetSeconds: 600, targetLines: null },
+  drill: { targetSeconds: null, targetLines: null },
   provider: { port: 4010, cacheMinTokens: 1024 },
   grading: { weights: {}, partialCredit: true },
 };
@@ -77,7 +77,7 @@ const FIELDS: Record<string, Check | Record<string, Check>> = {
   timeoutSeconds: timeLimit,
   poll: boolean,
   typeCheck: boolean,
-  drill: { targetSeconds: positiveInteger, targetLines: (v) => (v === null ? null : positiveInteger(v)) },
+  drill: { targetSeconds: (v) => (v === null ? null : positiveInteger(v)), targetLines: (v) => (v === null ? null : positiveInteger(v)) },
   provider: { port, cacheMinTokens: positiveInteger },
   grading: { weights, partialCredit: boolean },
 };

@@ -13,14 +13,16 @@ export interface AttemptResult {
   seconds: number;
   passed: boolean;
   peeked: boolean;
+  /** Green faster than typing allows: no best. */
+  pasted: boolean;
   lines: number;
   runs: number;
   interview: { right: number; asked: number } | null;
 }
 
-/** The best green time without peeking among `records`, or null. */
+/** The best green time without peeking or pasting among `records`, or null. */
 export function personalBest(records: DrillRecord[]): number | null {
-  const times = records.filter((r) => r.passed && r.peeked !== true).map((r) => r.seconds);
+  const times = records.filter((r) => r.passed && r.peeked !== true && r.pasted !== true).map((r) => r.seconds);
   return times.length === 0 ? null : Math.min(...times);
 }
 
@@ -36,6 +38,7 @@ function targetLine(attempt: AttemptResult, targets: DrillTargets): string {
 }
 
 function bestLine(attempt: AttemptResult, best: number | null): string {
+  if (attempt.pasted) return M.pastedNoBest(best);
   if (attempt.peeked) return M.peekedNoBest(best);
   if (best === null) return M.firstBest(attempt.exercise);
   const delta = whole(attempt.seconds) - whole(best);
@@ -46,7 +49,7 @@ function bestLine(attempt: AttemptResult, best: number | null): string {
 
 /** The last five attempts, then (after green) a sentence comparing this one with their green average. */
 function lastFiveLines(attempt: AttemptResult, lastFive: DrillRecord[]): string[] {
-  const list = lastFive.map((r) => (r.passed ? M.greenTime(r.seconds, r.peeked === true) : M.gaveUpAt(r.seconds))).join(" · ");
+  const list = lastFive.map((r) => (r.passed ? M.greenTime(r.seconds, r.peeked === true, r.pasted === true) : M.gaveUpAt(r.seconds))).join(" · ");
   const green = lastFive.filter((r) => r.passed).map((r) => r.seconds);
   const listed = M.lastFive(lastFive.length, list);
   if (!attempt.passed) return [listed];

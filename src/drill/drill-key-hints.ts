@@ -1,5 +1,7 @@
+import { hasOutput } from "../screen/results-window.js";
+import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
 import type { ScreenState } from "../screen/screen-state.js";
-import { interviewDone, isLocked, isTiming, type DrillState } from "./drill-state.js";
+import { interviewDone, isAttempting, isLocked, type DrillState } from "./drill-state.js";
 import { DRILL_KEYS as K } from "./messages.js";
 
 /** The keys that do something now; the locked ones are named as locked. */
@@ -9,5 +11,6 @@ export function drillKeys(screen: ScreenState, drill: DrillState): string[] {
   if (drill.confirm !== null) return [K.confirm];
   if (screen.pane) return [K.pane];
   const peek = isLocked(drill) ? K.locked(screen.exercise.tiers) : K.peekKeys(screen.exercise.tiers);
-  return [peek, K.rerun, isTiming(drill) ? K.giveUp : K.quit];
+  const output = hasOutput(screen) ? [SCREEN_MESSAGES.outputKey(screen.showOutput)] : [];
+  return [peek, K.rerun, ...output, isAttempting(drill) ? K.giveUp : K.quit];
 }

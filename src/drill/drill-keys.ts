@@ -1,8 +1,8 @@
 import type { Key } from "ink";
 import type { ScreenState } from "../screen/screen-state.js";
-import { paneCommand, type LiveCommand } from "../screen/key-map.js";
-import { drillPaneRows } from "./drill-lines-view.js";
-import { interviewDone, isTiming, type DrillState, type PeekKind } from "./drill-state.js";
+import { paneCommand, resultsCommand, type LiveCommand } from "../screen/key-map.js";
+import { drillPaneRows, drillResultsWindow } from "./drill-lines-view.js";
+import { interviewDone, isAttempting, type DrillState, type PeekKind } from "./drill-state.js";
 
 /** What a key press asks for during a drill; the controller carries it out. */
 export type DrillCommand =
@@ -77,9 +77,11 @@ export function drillCommandForKey(input: string, key: Partial<Key>, drill: Dril
   }
   if (drill.confirmGiveUp) return input === "y" ? { kind: "quit" } : { kind: "keep-going" };
   if (drill.confirm !== null) return input === "y" ? { kind: "confirm" } : { kind: "cancel" };
-  if (input === "q") return isTiming(drill) ? { kind: "ask-give-up" } : { kind: "quit" };
+  if (input === "q") return isAttempting(drill) ? { kind: "ask-give-up" } : { kind: "quit" };
   const inPane = screen.pane ? paneCommand(input, key, drillPaneRows({ screen, drill, interactive: true })) : null;
   if (inPane) return inPane;
+  const inResults = screen.pane ? null : resultsCommand(input, key, screen, drillResultsWindow({ screen, drill, interactive: true }));
+  if (inResults) return inResults;
   if (input === "r") return { kind: "rerun" };
   const what = OPEN_KEYS[input];
   if (what) return { kind: "open", what };

@@ -1,6 +1,7 @@
 /** The drill screen as lines fitted to the terminal, laid out like the live screen. */
 import { formatSeconds } from "../progress/drills.js";
-import { capLines, liveHeight } from "../screen/screen-layout.js";
+import { bodyLines, liveHeight } from "../screen/screen-layout.js";
+import type { ResultsWindow } from "../screen/results-window.js";
 import { GAP, section, styled, type Line } from "../screen/screen-lines.js";
 import {
   failureLines,
@@ -13,7 +14,6 @@ import {
   paneLines,
   staleLines,
   statusLine,
-  testRowLines,
   titleLines,
   typeErrorLines,
 } from "../screen/screen-parts.js";
@@ -35,9 +35,8 @@ export interface DrillFrame {
   targets: DrillTargets;
 }
 
-/** The clock's colour: dim before the first save, green once stopped, yellow past the target. */
+/** The clock's colour: green once stopped, yellow past the target. */
 function clockStyle(drill: DrillState, seconds: number, target: number) {
-  if (drill.startedAt === null) return { dim: true };
   if (isGreen(drill)) return { color: "green" };
   return seconds > target ? { color: "yellow" } : {};
 }
@@ -48,12 +47,11 @@ export function drillHeaderLines({ screen, drill, nowMs, targets }: DrillFrame):
   // A running clock shows whole seconds gone; a stopped one the time the summary reports, rounded the same way.
   const ms = elapsedMs(drill, nowMs);
   const seconds = isGreen(drill) ? Math.round(ms / 1000) : Math.floor(ms / 1000);
-  const waits = screen.live ? `${M.clockWaits} · ${screen.live}` : M.clockWaits;
-  const status = drill.startedAt === null && screen.phase !== "running" ? { text: waits } : statusLine(screen);
+  const status = statusLine(screen);
   return [
     ...titleLines(M.title(drill.attempt, drill.exercise.number, drill.exercise.title), M.targets(targets.seconds, targets.lines), width),
     ...styled(wrapCodeLine(drill.file, width), { dim: true }),
-    ...(drill.startedAt === null ? styled(wrapLine(M.linesRule(targets.lines), width), { dim: true }) : []),
+    ...(drill.changed ? [] : styled(wrapLine(M.linesRule(targets.lines), width), { dim: true })),
     GAP,
     ...styled(
       bigText(formatSeconds(seconds)).map((row) => `  ${row}`),
@@ -73,6 +71,7 @@ export function drillOutcomeLines({ screen, drill, previous, targets }: DrillFra
       seconds: elapsedMs(drill, 0) / 1000,
       passed: true,
       peeked: drill.peeked,
+      pasted: drill.pasted,
       lines: drill.lines ?? 0,
       runs: drill.runs,
       interview: null,
@@ -128,23 +127,38 @@ function drillParts(frame: DrillFrame) {
   };
 }
 
+/** The parts of a frame that decide its layout; the rest only change words in it. */
+export type LayoutFrame = Omit<DrillFrame, "nowMs" | "previous" | "targets"> & Partial<DrillFrame>;
+
+const fullFrame = (frame: LayoutFrame): DrillFrame => ({ nowMs: 0, previous: [], targets: { seconds: 600, lines: 25 }, ...frame });
+
 /** How many of an open pane's lines fit on the drill screen now. */
-export function drillPaneRows(frame: Omit<DrillFrame, "nowMs" | "previous" | "targets"> & Partial<DrillFrame>): number {
-  const full: DrillFrame = { nowMs: 0, previous: [], targets: { seconds: 600, lines: 25 }, ...frame };
+export function drillPaneRows(frame: LayoutFrame): number {
+  const full = fullFrame(frame);
   if (!full.screen.pane) return 0;
   const { header, notes, keys } = drillParts(full);
   const used = header.length + notes.length + keys.length + 1 + paneChrome(full.screen.pane, full.screen.size.columns);
   return Math.max(3, liveHeight(full.screen) - used);
 }
 
+function drillBody(frame: DrillFrame) {
+  const parts = drillParts(frame);
+  const room = liveHeight(frame.screen) - parts.header.length - parts.notes.length - parts.keys.length;
+  return { ...parts, body: bodyLines(frame.screen, drillOutcomeLines(frame), room) };
+}
+
+/** Where the drill's results window stands now; null when the results fit or a pane covers them. */
+export function drillResultsWindow(frame: LayoutFrame): ResultsWindow | null {
+  return frame.screen.pane ? null : drillBody(fullFrame(frame)).body.window;
+}
+
 /** Every line of the drill's live part; the clock always stays on screen. */
 export function drillLinesOf(frame: DrillFrame): Line[] {
   const { screen } = frame;
-  const width = screen.size.columns;
-  const { header, notes, keys } = drillParts(frame);
-  if (screen.pane) return [...header, ...notes, GAP, ...paneLines(screen.pane, width, drillPaneRows(frame)), ...keys];
-  const room = liveHeight(screen) - header.length - notes.length - keys.length;
-  const outcome = capLines(section(drillOutcomeLines(frame)), Math.max(0, room - 2));
-  const rows = screen.rows.length === 0 ? [] : [GAP, ...testRowLines(screen.rows, width, Math.max(1, room - outcome.length - 1))];
-  return [...header, ...rows, ...outcome, ...notes, ...keys];
+  if (screen.pane) {
+    const { header, notes, keys } = drillParts(frame);
+    return [...header, ...notes, GAP, ...paneLines(screen.pane, screen.size.columns, drillPaneRows(frame)), ...keys];
+  }
+  const { header, notes, keys, body } = drillBody(frame);
+  return [...header, ...body.lines, ...notes, ...keys];
 }

@@ -7,7 +7,7 @@ import { combineStores, type Store } from "../screen/store.js";
 import type { SessionEvent } from "../watch/watch-session.js";
 import type { DrillTargets } from "./compare.js";
 import { drillCommandForKey, splitKeys, type DrillCommand } from "./drill-keys.js";
-import { drillPaneRows, type DrillFrame } from "./drill-lines-view.js";
+import { drillPaneRows, drillResultsWindow, type DrillFrame } from "./drill-lines-view.js";
 import { isGreen, isLocked, isTiming, type DrillAction, type DrillState, type PeekKind } from "./drill-state.js";
 import { DrillView } from "./drill-view.js";
 import type { DrillRecord } from "./history.js";
@@ -22,6 +22,8 @@ export interface DrillScreenOptions extends LiveScreenBase {
   now: () => number;
   /** Lines of code in the drill file now; read once, at green. */
   measure: () => number;
+  /** Characters of code written into the drill file since it was given; read once, at green. */
+  typed: () => number;
   /** The drill file's text now, read as each run starts; null when it cannot be read. */
   version: () => string | null;
   previous: DrillRecord[];
@@ -42,8 +44,8 @@ function paneOf(exercise: Exercise, what: PeekKind): PaneSource | null {
 
 /**
  * Shows the drill until the learner quits (q, Ctrl-C, a signal); the drill store then holds
- * how the attempt went. Keeps the clock: the first save starts it, the first green run after
- * it stops it.
+ * how the attempt went. Keeps the clock: it runs from the drill's opening, and the first
+ * green run of a changed file stops it.
  */
 export function drillScreen(options: DrillScreenOptions): Promise<void> {
   const { io, exercise, session, screen, drill, now, measure, version } = options;
@@ -70,6 +72,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
     // The live screen's sentences for these name lab start; a drill has its own.
     if (event.type === "file-missing") return notice(M.fileMissing(event.file, n));
     if (event.type === "watcher-silent") notice(M.watcherSilent(n));
+    else if (event.type === "watcher-heard") screen.dispatch({ type: "notice-withdrawn", text: M.watcherSilent(n) });
     else screen.dispatch(event);
     if (event.type === "save-seen") drill.dispatch({ type: "saved", at: now() });
     if (event.type === "run-started") drill.dispatch({ type: "run-started", at: now(), version: version() });
@@ -78,7 +81,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       const wasGreen = isGreen(drill.getState());
       drill.dispatch({ type: "run-finished", at: now(), passed: event.result.status === "passed" });
       if (!wasGreen && isGreen(drill.getState())) {
-        drill.dispatch({ type: "measured", lines: measure() });
+        drill.dispatch({ type: "measured", lines: measure(), chars: options.typed() });
         options.onGreen?.();
       }
     }
@@ -90,7 +93,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
     screen,
     state: combineStores({ screen, drill }),
     view: (state, interactive) => <DrillView {...state} nowMs={now()} interactive={interactive} previous={options.previous} targets={options.targets} />,
-    tickMs: (state) => (isTiming(state.drill) ? tickMs : 0),
+    tickMs: (state) => (isTiming(state.drill) && !state.drill.closed ? tickMs : 0),
     keysOn: (state) => !state.drill.closed,
     onEvent,
     splitKeys,
@@ -119,6 +122,7 @@ export function drillScreen(options: DrillScreenOptions): Promise<void> {
       }
     },
     paneRows: () => drillPaneRows({ screen: screen.getState(), drill: drill.getState(), interactive: true }),
+    resultsWindow: () => drillResultsWindow({ screen: screen.getState(), drill: drill.getState(), interactive: true }),
     quitExit: undefined,
     // Only the finished runs stay; the report follows as plain lines.
     closingFrame: () => drill.dispatch({ type: "closed" }),

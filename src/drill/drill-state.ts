@@ -4,6 +4,7 @@
  * through the actions, so tests drive it without waiting.
  */
 import type { Question } from "../../checker/model/exercises.js";
+import { isPasted } from "./targets.js";
 
 /** What can be opened during a drill: "hint", "lesson", "tier 1"…"tier 3", "solution". */
 export type PeekKind = string;
@@ -23,11 +24,15 @@ export interface DrillState {
   attempt: number;
   file: string;
   /**
-   * When the first save was seen (ms on the injected clock), or the first run of a file that
-   * is no longer the one the drill wrote, whichever came first; null until then.
+   * When the drill opened (ms on the injected clock): recall starts when the task is shown,
+   * not at the first save, or a file written elsewhere and pasted in would take no time.
    */
-  startedAt: number | null;
-  /** When the first all-green run after the first save finished. */
+  startedAt: number;
+  /** A save was seen, or a run found the file changed from what the drill wrote: there is an attempt to record. */
+  changed: boolean;
+  /** Green faster than its new code can be typed (targets.ts): recorded, never a best. */
+  pasted: boolean;
+  /** When the first all-green run of a changed file finished. */
   stoppedAt: number | null;
   /**
    * Runs of a new version of the file once the clock runs. Running the same code again (r, or
@@ -36,6 +41,8 @@ export interface DrillState {
   runs: number;
   /** The file as the last run found it; at first, as the drill wrote it. */
   lastVersion: string | null;
+  /** The file as the drill wrote it: a run of it is no attempt, whatever its result. */
+  given: string;
   /** The run in flight started with the clock running. */
   runTimed: boolean;
   peeked: boolean;
@@ -59,7 +66,8 @@ export type DrillAction =
   /** `version`: the file's text as the run starts (null when it cannot be read). */
   | { type: "run-started"; at: number; version: string | null }
   | { type: "run-finished"; at: number; passed: boolean }
-  | { type: "measured"; lines: number }
+  /** At green: the file's lines of code, and the characters of code written into it. */
+  | { type: "measured"; lines: number; chars: number }
   | { type: "peek-asked"; what: PeekKind }
   | { type: "peek-cancelled" }
   | { type: "give-up-asked" }
@@ -74,6 +82,8 @@ export function initialDrillState(init: {
   exercise: { number: number; title: string };
   attempt: number;
   file: string;
+  /** When the drill opened, on the drill's clock. */
+  openedAt: number;
   /** The drill file as written, before the learner's first save. */
   given: string;
   /** --peek: everything is open from the start, and the attempt is peeked. */
@@ -85,10 +95,13 @@ export function initialDrillState(init: {
     exercise: init.exercise,
     attempt: init.attempt,
     file: init.file,
-    startedAt: null,
+    startedAt: init.openedAt,
+    changed: false,
+    pasted: false,
     stoppedAt: null,
     runs: 0,
     lastVersion: init.given,
+    given: init.given,
     runTimed: false,
     peeked: init.peek ?? false,
     peeks: init.peek ? ["--peek"] : [],
@@ -103,14 +116,17 @@ export function initialDrillState(init: {
 
 export const isGreen = (state: DrillState) => state.stoppedAt !== null;
 
-/** The clock is running: saved, not green yet. */
-export const isTiming = (state: DrillState) => state.startedAt !== null && state.stoppedAt === null;
+/** The clock is running: not green yet. */
+export const isTiming = (state: DrillState) => state.stoppedAt === null;
+
+/** There is an attempt under way: the file was changed, and it is not green yet. Quitting now gives it up. */
+export const isAttempting = (state: DrillState) => state.changed && isTiming(state);
 
 /** Locked things need a confirmation: before green, until the attempt has peeked once. */
 export const isLocked = (state: DrillState) => !state.peeked && !isGreen(state);
 
 /** Milliseconds on the drill's clock at `now`. */
-export const elapsedMs = (state: DrillState, now: number) => (state.startedAt === null ? 0 : Math.max(0, (state.stoppedAt ?? now) - state.startedAt));
+export const elapsedMs = (state: DrillState, now: number) => Math.max(0, (state.stoppedAt ?? now) - state.startedAt);
 
 export const interviewDone = (state: DrillState) => state.interview !== null && state.interview.index >= state.interview.questions.length;
 
@@ -137,28 +153,35 @@ function interviewReducer(interview: InterviewState, action: DrillAction): Inter
 export function drillReducer(state: DrillState, action: DrillAction): DrillState {
   switch (action.type) {
     case "saved":
-      return state.startedAt === null ? { ...state, startedAt: action.at } : state;
+      return state.changed ? state : { ...state, changed: true };
     case "run-started": {
       // The watcher may report a save after the run it caused has started: a run of a file
       // that changed is a save too.
       const changed = action.version !== state.lastVersion;
-      const startedAt = state.startedAt ?? (changed ? action.at : null);
-      const timed = startedAt !== null && state.stoppedAt === null;
-      return { ...state, startedAt, runTimed: timed, runs: timed && changed ? state.runs + 1 : state.runs, lastVersion: action.version };
+      // A run of the file as the drill wrote it, before any save, is no attempt: it cannot stop the clock.
+      const attempt = state.changed || action.version !== state.given;
+      const timed = state.stoppedAt === null && attempt;
+      return {
+        ...state,
+        changed: attempt,
+        runTimed: timed,
+        runs: timed && changed ? state.runs + 1 : state.runs,
+        lastVersion: action.version,
+      };
     }
     case "run-finished": {
       if (!action.passed || !state.runTimed || isGreen(state)) return { ...state, runTimed: false };
       const interview: InterviewState | null = state.questions ? { questions: state.questions, index: 0, answer: "", stage: "typing", marks: [] } : null;
-      return { ...state, stoppedAt: action.at, runTimed: false, confirm: null, confirmGiveUp: false, interview };
+      return { ...state, changed: true, stoppedAt: action.at, runTimed: false, confirm: null, confirmGiveUp: false, interview };
     }
     case "measured":
-      return { ...state, lines: action.lines };
+      return { ...state, lines: action.lines, pasted: isGreen(state) && isPasted(action.chars, elapsedMs(state, state.stoppedAt ?? 0) / 1000) };
     case "peek-asked":
       return { ...state, confirm: action.what };
     case "peek-cancelled":
       return state.confirm === null ? state : { ...state, confirm: null };
     case "give-up-asked":
-      return isTiming(state) ? { ...state, confirmGiveUp: true, confirm: null } : state;
+      return isAttempting(state) ? { ...state, confirmGiveUp: true, confirm: null } : state;
     case "give-up-cancelled":
       return state.confirmGiveUp ? { ...state, confirmGiveUp: false } : state;
     case "peeked":

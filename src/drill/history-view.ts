@@ -28,7 +28,7 @@ function cells(record: DrillRecord): string[] {
     formatSeconds(record.seconds),
     record.lines === undefined ? "" : String(record.lines),
     record.runs === undefined ? "" : String(record.runs),
-    record.passed ? "green" : "gave up",
+    record.passed ? (record.pasted ? "pasted" : "green") : "gave up",
     record.peeked ? "yes" : "",
     record.interview ? `${record.interview.right}/${record.interview.asked}` : "",
   ];

@@ -6,7 +6,7 @@ import { writeAtomically } from "../progress/write-atomically.js";
 /** What one attempt leaves behind. `exercise`, `seconds` and `passed` are all `lab list` and `lab grade` read. */
 export interface DrillRecord {
   exercise: number;
-  /** From the first save to the first all-green run, or to giving up. */
+  /** From the drill's opening to the first all-green run, or to giving up. */
   seconds: number;
   passed: boolean;
   /** Quit before green. */
@@ -14,9 +14,11 @@ export interface DrillRecord {
   peeked?: boolean;
   /** What was opened, in order: "hint", "lesson", "tier 1", "solution". */
   peeks?: string[];
+  /** Green faster than its code can be typed: the file was pasted in, so the time is no best (src/drill/targets.ts). */
+  pasted?: boolean;
   /** Lines of code, imports and type declarations not counted (see drill-lines.ts). */
   lines?: number;
-  /** Runs of a new version of the file, from the first save on. */
+  /** Runs of a new version of the file. */
   runs?: number;
   attempt?: number;
   /** When the attempt ended, ISO 8601. */
@@ -47,6 +49,7 @@ function recordOf(line: DrillLine): DrillRecord {
   const record: DrillRecord = { exercise: line.exercise, seconds: line.seconds, passed: line.passed };
   if (typeof line["abandoned"] === "boolean") record.abandoned = line["abandoned"];
   if (typeof line.peeked === "boolean") record.peeked = line.peeked;
+  if (line["pasted"] === true) record.pasted = true;
   const peeks = line["peeks"];
   if (Array.isArray(peeks) && peeks.every((p) => typeof p === "string")) record.peeks = peeks as string[];
   const lines = count(line["lines"]);

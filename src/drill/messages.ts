@@ -5,16 +5,15 @@ import { TIER_NAMES } from "../screen/tier-names.js";
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const DRILL_MESSAGES = {
-  fileHeader: (n: number, attempt: number) => `// lab drill ${n}, attempt ${attempt}: write it from memory. The clock starts at your first save.`,
+  fileHeader: (n: number, attempt: number) => `// lab drill ${n}, attempt ${attempt}: write it from memory. The clock started when the drill opened.`,
   created: (n: number, attempt: number, file: string) => `Drill ${attempt} of exercise ${n}: ${file}`,
-  howTo: "Write it from memory in your editor. The clock starts at your first save and stops at the first run where every hidden test passes.",
+  howTo: "Write it from memory in your editor. The clock runs from now and stops at the first run where every hidden test passes.",
   peekFlag: "--peek: the lesson, hints, references and solution are open, and this attempt is marked as peeked.",
   polling: "Watching by polling the file (--poll).",
   liveNotKept:
     "--live: a real model answers, and the tests only the scripted provider can stage are skipped, so this attempt is timed but not added to your drill history.",
   title: (attempt: number, n: number, title: string) => `Drill ${attempt} · exercise ${n} · ${title}`,
   targets: (seconds: number, lines: number) => `target ${formatSeconds(seconds)} · ${lines} lines`,
-  clockWaits: "The clock starts at your first save.",
   linesRule: (lines: number) =>
     `Target ${lines} lines: one for each line where a statement inside your functions starts (imports, types, signatures and braces are free).`,
   confirmPeek: (what: string) => `${what} is locked during a drill: opening it marks this attempt as peeked. Press y to open it, any other key to go back.`,
@@ -39,9 +38,11 @@ export const DRILL_MESSAGES = {
   sameBest: (best: number) => `Equal to your personal best, ${formatSeconds(best)}.`,
   slowerThanBest: (best: number, slower: number) => `Personal best ${formatSeconds(best)}: this one was ${formatSeconds(slower)} slower.`,
   peekedNoBest: (best: number | null) => `Peeked, so it does not count as a personal best${best === null ? "" : ` (your best: ${formatSeconds(best)})`}.`,
+  pastedNoBest: (best: number | null) =>
+    `Pasted: green faster than its code can be typed, so it is recorded as pasted and is not a personal best${best === null ? "" : ` (your best: ${formatSeconds(best)})`}.`,
   lastFive: (count: number, list: string) => `Last ${count}: ${list}.`,
   gaveUpAt: (seconds: number) => `gave up at ${formatSeconds(seconds)}`,
-  greenTime: (seconds: number, peeked: boolean) => `${formatSeconds(seconds)}${peeked ? " (peeked)" : ""}`,
+  greenTime: (seconds: number, peeked: boolean, pasted = false) => `${formatSeconds(seconds)}${pasted ? " (pasted)" : peeked ? " (peeked)" : ""}`,
   versusAverage: (average: number, delta: number) =>
     delta === 0
       ? `This one took as long as the average of their green ones, ${formatSeconds(average)}.`
@@ -50,8 +51,8 @@ export const DRILL_MESSAGES = {
   interviewScore: (right: number, asked: number) => `Interview: ${right} of ${asked} right.`,
   notStarted: (file: string, removed: boolean) =>
     removed
-      ? `You quit before your first save, so nothing was recorded and the empty drill file ${file} was removed.`
-      : `You quit before your first save, so nothing was recorded.`,
+      ? `You quit before changing the drill file, so nothing was recorded and the untouched file ${file} was removed.`
+      : `You quit before changing the drill file, so nothing was recorded.`,
   recordFailed: (reason: string) => `This attempt could not be added to your history: ${reason}.`,
   recorded: (file: string) => `Recorded in ${file}.`,
 
@@ -73,7 +74,7 @@ export const DRILL_MESSAGES = {
   trend: (spark: string, first: number, last: number) => `Trend (green times, oldest → newest): ${spark}  ${formatSeconds(first)} → ${formatSeconds(last)}`,
   trendOne: (spark: string, only: number) => `Trend (green times): ${spark}  ${formatSeconds(only)}`,
   summary: (best: number | null, target: number) =>
-    `${best === null ? "No green drill without peeking yet" : `Best ${formatSeconds(best)}`} · target ${formatSeconds(target)}`,
+    `${best === null ? "No green drill without peeking or pasting yet" : `Best ${formatSeconds(best)}`} · target ${formatSeconds(target)}`,
 } as const;
 
 /** What a peek opens, as a sentence names it: "The lesson", "The tier 1 reference (pseudocode)". */

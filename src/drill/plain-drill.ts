@@ -34,7 +34,7 @@ export async function plainDrill({ io, exercise, workspaceDir, timeoutSeconds, i
     file = createDrillFile(workspaceDir, exercise, Math.max(0, ...attempts)).file;
     writeLine(io.stdout, M.plainFresh(exercise.number, file));
   }
-  const result = await runOnce({ exercise, implFile: file, timeoutSeconds, listener: plainPrinter(io.stdout, exercise.number), ...(env ? { env } : {}) });
+  const result = await runOnce({ exercise, implFile: file, timeoutSeconds, listener: plainPrinter(io.stdout, exercise), ...(env ? { env } : {}) });
   if (result === null) return INTERRUPTED_EXIT_CODE;
   return result.status === "passed" ? 0 : 1;
 }

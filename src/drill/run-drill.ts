@@ -23,6 +23,7 @@ import { drillScreen } from "./drill-screen.js";
 import { drillReducer, elapsedMs, initialDrillState, interviewScore, isGreen, type DrillState } from "./drill-state.js";
 import { attemptsOf, HISTORY_MESSAGES, readHistory, saveRecord, type DrillRecord } from "./history.js";
 import { DRILL_MESSAGES as M } from "./messages.js";
+import { typedChars } from "./targets.js";
 
 /** What the drill needs of a watch session; tests pass one they drive by hand. */
 export interface DrillSession {
@@ -72,7 +73,7 @@ function measureFile(file: string): number {
  * date written beside it.
  */
 export function recordOf(state: DrillState, end: { nowMs: number; at: Date; lines: number; file: string }): DrillRecord | null {
-  if (state.startedAt === null) return null;
+  if (!state.changed) return null;
   const passed = isGreen(state);
   const { lines, file } = end;
   const record: DrillRecord = {
@@ -88,6 +89,7 @@ export function recordOf(state: DrillState, end: { nowMs: number; at: Date; line
     file,
   };
   if (state.peeks.length > 0) record.peeks = state.peeks;
+  if (passed && state.pasted) record.pasted = true;
   const score = interviewScore(state);
   if (passed && score) record.interview = score;
   return record;
@@ -112,7 +114,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   const screen = createScreenStore(initialScreenState({ exercise, file, live: live?.() ?? null }));
   const drill = createStore(
     drillReducer,
-    initialDrillState({ exercise, attempt, file, given, peek: options.peek, questions: options.interview ? exercise.questions : null }),
+    initialDrillState({ exercise, attempt, file, given, openedAt: now(), peek: options.peek, questions: options.interview ? exercise.questions : null }),
   );
   const typeCheck = options.startSession || options.typeCheck === false ? null : new TypeChecker();
   const startSession =
@@ -121,6 +123,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   const session = await startSession(file);
   const stopLive = live ? session.subscribe((event) => event.type === "run-finished" && screen.dispatch({ type: "live", text: live() })) : null;
   const measure = () => measureFile(file);
+  const typed = () => typedChars(given, readFileSafe(file) ?? given);
   const version = () => readFileSafe(file);
   const recordAt = (nowMs: number) => recordOf(drill.getState(), { nowMs, at: date(), lines: measure(), file: relative(workspaceDir, file) });
   // What is already in the history for this attempt: written at green, or when the terminal closed.
@@ -141,7 +144,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   let quitAt = 0;
   try {
     const onGreen = () => saveNow(recordAt(now()));
-    await drillScreen({ io, exercise, session, screen, drill, now, measure, version, previous, targets, tickMs: options.tickMs, onGreen });
+    await drillScreen({ io, exercise, session, screen, drill, now, measure, typed, version, previous, targets, tickMs: options.tickMs, onGreen });
   } finally {
     quitAt = now();
     stopSignals();
@@ -164,6 +167,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
   const attemptResult: AttemptResult = {
     ...record,
     peeked: record.peeked ?? false,
+    pasted: record.pasted ?? false,
     lines: record.lines ?? 0,
     runs: record.runs ?? 0,
     interview: record.interview ?? null,

@@ -12,7 +12,8 @@ export interface ShowHistoryOptions {
   exercises: Exercise[];
   /** Only this exercise; every exercise with attempts when null. */
   only: Exercise | null;
-  targetSeconds: number;
+  /** The time target of exercise `n`. */
+  targetSeconds: (n: number) => number;
 }
 
 /** Prints the history; a corrupt line is named on stderr and the rest still shows. Always exit code 0. */
@@ -25,7 +26,7 @@ export function showHistory({ io, workspaceDir, exercises, only, targetSeconds }
     .filter(({ records }) => records.length > 0)
     .map(({ n, records }) => {
       const title = exercises.find((e) => e.number === n)?.title ?? "";
-      return exerciseHistory({ number: n, title }, records, targetSeconds);
+      return exerciseHistory({ number: n, title }, records, targetSeconds(n));
     });
   if (sections.length === 0) {
     writeLine(io.stdout, only ? M.historyNoneFor(only.number) : M.historyNone);

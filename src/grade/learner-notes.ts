@@ -21,6 +21,8 @@ export interface Peeks {
   hintsShown: number;
   /** The reference solution was shown: after the exercise passed, or (with --force) before. */
   solution: "after passing" | "before passing" | null;
+  /** The tier 3 reference (the SDK version, a whole solution) was opened before the exercise passed. */
+  tier3BeforePassing: boolean;
   /** One entry per drill attempt that opened anything: what it opened, in order. */
   drills: string[][];
 }
@@ -47,7 +49,8 @@ export function learnerNotes(workspaceDir: string): (exercise: { number: number;
   const progress = readProgress(workspaceDir);
   return (exercise) => {
     const attempts = history.filter((d) => d.exercise === exercise.number);
-    const fair = attempts.filter((d) => d.passed && d.peeked !== true);
+    // A time set with the references open, or with the code pasted in, is no time from memory.
+    const fair = attempts.filter((d) => d.passed && d.peeked !== true && d.pasted !== true);
     const best = fair.reduce<(typeof fair)[number] | null>((a, d) => (a === null || d.seconds < a.seconds ? d : a), null);
     const drill: DrillNotes | null =
       attempts.length === 0
@@ -57,7 +60,11 @@ export function learnerNotes(workspaceDir: string): (exercise: { number: number;
     const drillPeeks = attempts.filter((d) => d.peeked === true).map((d) => d.peeks ?? []);
     const solution = seen?.solutionForcedAt ? "before passing" : seen?.solutionSeenAt ? "after passing" : null;
     const hintsShown = seen?.hintsShown ?? 0;
-    const peeks: Peeks | null = hintsShown === 0 && solution === null && drillPeeks.length === 0 ? null : { hintsShown, solution, drills: drillPeeks };
+    const tier3BeforePassing = Boolean(seen?.tier3ForcedAt);
+    const peeks: Peeks | null =
+      hintsShown === 0 && solution === null && !tier3BeforePassing && drillPeeks.length === 0
+        ? null
+        : { hintsShown, solution, tier3BeforePassing, drills: drillPeeks };
     return { bestDrillSeconds: best?.seconds ?? null, drill, peeks };
   };
 }

@@ -31,8 +31,8 @@ export function parseDrillLine(line: string): DrillLine | null {
 
 /**
  * Best passed drill time in seconds, by exercise number, or null when there is no drill history.
- * Lines that are not a drill record are skipped, and so are peeked attempts: a time set with
- * the references open is not a time from memory.
+ * Lines that are not a drill record are skipped, and so are peeked and pasted attempts: a time
+ * set with the references open, or with code pasted in, is not a time from memory.
  */
 export function bestDrillSeconds(workspaceDir: string): Map<number, number> | null {
   const best = new Map<number, number>();
@@ -44,7 +44,7 @@ export function bestDrillSeconds(workspaceDir: string): Map<number, number> | nu
   }
   for (const line of text.split("\n")) {
     const drill = parseDrillLine(line);
-    if (!drill || !drill.passed || drill.peeked === true) continue;
+    if (!drill || !drill.passed || drill.peeked === true || drill["pasted"] === true) continue;
     const previous = best.get(drill.exercise);
     if (previous === undefined || drill.seconds < previous) best.set(drill.exercise, drill.seconds);
   }

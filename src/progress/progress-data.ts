@@ -16,6 +16,8 @@ export interface ExerciseProgress {
   solutionSeenAt?: string;
   /** The solution was shown with --force before the exercise had passed. */
   solutionForcedAt?: string;
+  /** The tier 3 reference (the SDK version, a whole solution) was opened before the exercise had passed. */
+  tier3ForcedAt?: string;
   resetAt?: string;
 }
 
@@ -36,7 +38,7 @@ const isTime = (v: unknown): v is string => typeof v === "string" && !Number.isN
 function exerciseFrom(raw: unknown): ExerciseProgress | null {
   if (!isObject(raw) || !isCount(raw["hintsShown"])) return null;
   const out: ExerciseProgress = { hintsShown: raw["hintsShown"] };
-  for (const key of ["startedAt", "passedAt", "solutionSeenAt", "solutionForcedAt", "resetAt"] as const) {
+  for (const key of ["startedAt", "passedAt", "solutionSeenAt", "solutionForcedAt", "tier3ForcedAt", "resetAt"] as const) {
     if (raw[key] === undefined) continue;
     if (!isTime(raw[key])) return null;
     out[key] = raw[key];
@@ -65,4 +67,9 @@ export function parseProgress(text: string): Progress | null {
     progress.exercises[id] = exercise;
   }
   return progress;
+}
+
+/** What the learner opened of the answer before passing, as grading names it: the solution, the tier 3 reference. */
+export function peeksBeforePass(record: ExerciseProgress | undefined): string[] {
+  return [...(record?.solutionForcedAt ? ["solution"] : []), ...(record?.tier3ForcedAt ? ["tier 3"] : [])];
 }

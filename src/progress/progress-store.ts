@@ -14,6 +14,15 @@ export const labDir = (workspaceDir: string) => join(workspaceDir, ".lab");
 const READ_ONLY_CODES = new Set(["EACCES", "EPERM", "EROFS"]);
 export const isReadOnly = (err: unknown) => READ_ONLY_CODES.has((err as NodeJS.ErrnoException).code ?? "");
 
+/** Someone's progress as it is on disk, for reading only (grading a learner's folder): nothing is moved or written; null when absent or unreadable. */
+export function readProgress(workspaceDir: string): Progress | null {
+  try {
+    return parseProgress(readFileSync(join(labDir(workspaceDir), "progress.json"), "utf8"));
+  } catch {
+    return null;
+  }
+}
+
 /** A filesystem-safe timestamp: 2026-03-01T10-22-05-123Z. */
 export const stamp = (at: Date) => at.toISOString().replace(/[:.]/g, "-");
 

@@ -1,6 +1,7 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
+import { outputTextLines } from "../screen/results-window.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
-import { FAILURE_WORDS, failureWords, firstLines } from "./failure-words.js";
+import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
 
 const indent = (text: string, pad = "        ") =>
@@ -9,9 +10,14 @@ const indent = (text: string, pad = "        ") =>
     .map((line) => pad + line)
     .join("\n");
 
+/** How many lines of one test's output `lab check` prints; the rest are counted (--json has them all). */
+export const OUTPUT_LINES_PRINTED = 40;
+
 export const REPORT_MESSAGES = {
+  printed: "printed:",
   noTestRan: (kind: FileError["kind"]) =>
     `No test ran: ${kind === "syntax" ? "your file has a syntax error" : kind === "forged" ? "the run was stopped" : "your file did not load"}.`,
+  guards: (id: string, summary: string) => `this test guards against the ${id} bug: ${summary}`,
 } as const;
 
 /** The closing line CI and people read: "X passed, Y failed", or why no test ran at all. */
@@ -39,10 +45,18 @@ function failureSaid(message: string): string[] {
         .split("\n")
         .join(`\n${" ".repeat(name.length + 1)}`)}`,
     );
+  const instead = words.instead === null ? null : insteadLabel(words.instead);
   return [
     ...(words.checked !== null ? [label(FAILURE_WORDS.checked, words.checked, 2)] : []),
-    ...(words.instead !== null ? [label(FAILURE_WORDS.instead, words.instead, 5)] : []),
+    ...(instead !== null ? [label(instead.label, instead.text, 5)] : []),
   ];
+}
+
+/** What a test printed, under its row behind a bar; past OUTPUT_LINES_PRINTED lines, the rest are counted. */
+function printedLines(output: string): string[] {
+  const all = outputTextLines(output);
+  const cut = all.length > OUTPUT_LINES_PRINTED ? [SCREEN_MESSAGES.outputCut(all.length - OUTPUT_LINES_PRINTED)] : [];
+  return [indent(REPORT_MESSAGES.printed), ...[...all.slice(0, OUTPUT_LINES_PRINTED), ...cut].map((text) => indent(`│ ${text}`))];
 }
 
 /** One row per test; a failing row is followed by what went wrong and the bug it points at. */
@@ -53,9 +67,11 @@ export function describeTest(test: TestOutcome): string[] {
     if (test.failure) lines.push(...failureSaid(test.failure.message));
     if (test.failure?.expected !== undefined) lines.push(indent(`expected: ${test.failure.expected.split("\n").slice(0, 8).join("\n          ")}`));
     if (test.failure?.received !== undefined) lines.push(indent(`received: ${test.failure.received.split("\n").slice(0, 8).join("\n          ")}`));
-    if (test.bug?.summary) lines.push(indent(`why it matters: ${test.bug.summary}`));
+    const bug = bugToTell(test);
+    if (bug) lines.push(indent(REPORT_MESSAGES.guards(bug.id, bug.summary)));
   }
   if (test.state === "skipped" && test.note) lines.push(indent(test.note));
+  if (test.output) lines.push(...printedLines(test.output));
   return lines;
 }
 

@@ -17,6 +17,10 @@ export const tierPane = (exercise: Exercise, tier: number): PaneSource => ({
   file: exercise.references[tier]!,
 });
 
+/** Tier 3, the SDK version, is a whole solution: opening it before a pass is a peek. */
+export const SOLUTION_TIER = 3;
+export const isSolutionTier = (exercise: Pick<Exercise, "tiers">, tier: number) => tier === SOLUTION_TIER && exercise.tiers.includes(tier);
+
 export const solutionPane = (exercise: Exercise): PaneSource => ({ title: `Solution: ${exercise.title}`, file: exercise.solution });
 
 /** Pressing a pane's key again closes it; otherwise the pane opens, unless `mayOpen` says no. */

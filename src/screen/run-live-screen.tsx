@@ -7,6 +7,7 @@ import type { SessionEvent, WatchSession } from "../watch/watch-session.js";
 import type { LiveCommand } from "./key-map.js";
 import { LiveScreen } from "./live-screen.js";
 import { mountScreen } from "./mount.js";
+import type { ResultsWindow } from "./results-window.js";
 import type { ScreenStore } from "./screen-store.js";
 import type { Readable } from "./store.js";
 import { followTerminalSize } from "./terminal-size.js";
@@ -36,13 +37,15 @@ export interface LiveScreenSpec<S, C extends { kind: string }, E> extends Omit<L
   onCommand: (command: Exclude<C, LiveCommand>, finish: (exit: E) => void) => void;
   /** How many of the open pane's lines fit now: a page, for scrolling. */
   paneRows: () => number;
+  /** Where the results window stands now (null: they fit), for scrolling them. */
+  resultsWindow: () => ResultsWindow | null;
   /** The exit of q, Ctrl-C and a quit signal. */
   quitExit: E;
   /** Dispatches the closing frame, drawn before the screen unmounts. */
   closingFrame?: () => void;
 }
 
-const LIVE_KINDS = new Set<string>(["quit", "rerun", "close-pane", "scroll"] satisfies LiveCommand["kind"][]);
+const LIVE_KINDS = new Set<string>(["quit", "rerun", "close-pane", "scroll", "scroll-results", "toggle-output"] satisfies LiveCommand["kind"][]);
 const isLive = (command: { kind: string }): command is LiveCommand => LIVE_KINDS.has(command.kind);
 
 /**
@@ -65,6 +68,13 @@ export function runLiveScreen<S, C extends { kind: string }, E>(spec: LiveScreen
           return screen.dispatch({ type: "pane-closed" });
         case "scroll":
           return screen.dispatch({ type: "pane-scrolled", by: command.by, height: spec.paneRows() });
+        case "scroll-results": {
+          const window = spec.resultsWindow();
+          if (!window) return;
+          return screen.dispatch({ type: "results-scrolled", offset: Math.max(0, Math.min(window.max, window.offset + command.by)) });
+        }
+        case "toggle-output":
+          return screen.dispatch({ type: "output-toggled" });
       }
     };
     const onKey = (input: string, key: Key) => {

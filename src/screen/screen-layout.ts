@@ -2,7 +2,8 @@
 import { keyHints } from "./key-bar.js";
 import { GAP, line, section, type Line } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
-import { headerLines, hintLines, typeErrorLines, keyLines, noticeLines, outcomeLines, paneChrome, paneLines, testRowLines } from "./screen-parts.js";
+import { allResultLines, resultsPart, type ResultsWindow } from "./results-window.js";
+import { headerLines, hintLines, typeErrorLines, keyLines, noticeLines, outcomeLines, paneChrome, paneLines } from "./screen-parts.js";
 import type { ScreenState } from "./screen-state.js";
 
 /** Lines the live part may take: one fewer than the terminal has, or the top scrolls away. */
@@ -33,14 +34,39 @@ export function paneRows(state: ScreenState, interactive = true): number {
   return Math.max(3, liveHeight(state) - used);
 }
 
+/** Lines the results keep however long the explanation is: a gap, the count by state, two lines of rows and where the window is. */
+const RESULTS_KEPT = 5;
+
+/**
+ * The results and the explanation below them within `room` lines: the explanation comes
+ * first, and the rows keep at least a line that counts them; what does not fit of the rows
+ * scrolls (results-window.ts). The drill lays out its own room the same way.
+ */
+export function bodyLines(state: ScreenState, outcomeLines: Line[], room: number): { lines: Line[]; window: ResultsWindow | null } {
+  if (state.rows.length === 0) return { lines: capLines(section(outcomeLines), Math.max(0, room)), window: null };
+  const kept = Math.min(RESULTS_KEPT, 1 + allResultLines(state, state.size.columns).lines.length);
+  const outcome = capLines(section(outcomeLines), Math.max(0, room - kept));
+  const results = resultsPart(state, state.size.columns, Math.max(1, room - outcome.length - 1));
+  return { lines: [GAP, ...results.lines, ...outcome], window: results.window };
+}
+
+function liveBody(state: ScreenState, elapsedMs: number, interactive: boolean) {
+  const parts = frameParts(state, elapsedMs, interactive);
+  const room = liveHeight(state) - parts.header.length - parts.notes.length - parts.keys.length;
+  return { ...parts, body: bodyLines(state, outcomeLines(state, state.size.columns), room) };
+}
+
+/** Where the results window of the live screen stands now; null when the results fit or a pane covers them. */
+export const resultsWindow = (state: ScreenState, interactive = true): ResultsWindow | null =>
+  state.pane ? null : liveBody(state, 0, interactive).body.window;
+
 /** Every line of the live part, fitted to the terminal: the header always stays on screen. */
 export function screenLines(state: ScreenState, elapsedMs: number, interactive: boolean): Line[] {
   const width = state.size.columns;
-  const { header, notes, keys } = frameParts(state, elapsedMs, interactive);
-  if (state.pane) return [...header, ...notes, GAP, ...paneLines(state.pane, width, paneRows(state, interactive)), ...keys];
-  const room = liveHeight(state) - header.length - notes.length - keys.length;
-  // The explanation comes first; the rows keep at least a line that counts them.
-  const outcome = capLines(section(outcomeLines(state, width)), Math.max(0, room - 2));
-  const rows = state.rows.length === 0 ? [] : [GAP, ...testRowLines(state.rows, width, Math.max(1, room - outcome.length - 1))];
-  return [...header, ...rows, ...outcome, ...notes, ...keys];
+  if (state.pane) {
+    const { header, notes, keys } = frameParts(state, elapsedMs, interactive);
+    return [...header, ...notes, GAP, ...paneLines(state.pane, width, paneRows(state, interactive)), ...keys];
+  }
+  const { header, notes, keys, body } = liveBody(state, elapsedMs, interactive);
+  return [...header, ...body.lines, ...notes, ...keys];
 }

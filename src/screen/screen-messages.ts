@@ -5,7 +5,7 @@ export const SCREEN_MESSAGES = {
   queued: "Running the hidden tests… you saved again, so another run follows.",
   staleLabel: "From the last run:",
   firstFailure: (name: string) => `First failure: ${name}`,
-  whyItMatters: (summary: string) => `Why it matters: ${summary}`,
+  guards: (id: string, summary: string) => `This test guards against the ${id} bug: ${summary}`,
   timeoutAfter: "Your file is still being watched: save again to rerun.",
   allPassed: (total: number, n: number) => `All ${total} tests pass: exercise ${n} is solved, and your progress records it.`,
   ranPassed: (ran: number, skipped: number) =>
@@ -21,10 +21,15 @@ export const SCREEN_MESSAGES = {
   crash: (message: string) => `The test runner failed, not your code: ${message}.`,
   stoppedForSave: "You saved during the run: it is stopped, and your new save runs now.",
   rowState: { pending: "to run", running: "running", passed: "passed", failed: "failed", "not-run": "not run", skipped: "skipped" },
-  moreRows: (n: number) => `… and ${n} more`,
+  resultsFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page`,
+  outputCut: (n: number) => `… ${n} more ${n === 1 ? "line" : "lines"} printed: lab check --json has all of it`,
   moreBelow: (n: number) => `… ${n} more lines: lab check shows them all`,
   typeErrors: (n: number) => `${n === 1 ? "A type error" : `${n} type errors`} in your file (a warning: the tests ran anyway):`,
   typeError: (line: number, column: number, message: string) => `${line}:${column} ${message}`,
   moreTypeErrors: (n: number) => `… and ${n} more (your editor shows them all)`,
+  peekAsk: (tier: number, n: number) =>
+    `Tier ${tier} is the whole solution in the SDK. Opening it before exercise ${n} passes is recorded in your progress, as lab solution ${n} --force is, and your instructor's lab grade shows it.`,
+  peekKeys: "y open it · any other key: back",
+  outputKey: (shown: boolean) => (shown ? "o hide output" : "o show output"),
   paneFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page · esc close`,
 } as const;

@@ -1,7 +1,7 @@
 /** The parts of the live screen as lines fitted to a width; the drill screen shares most of them. */
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { formatSeconds } from "../progress/drills.js";
-import { FAILURE_WORDS, failureWords, firstLines } from "../report/failure-words.js";
+import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "../report/failure-words.js";
 import { line, styled, type Line, type Style } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { paneWidth, runSummary, skippedCount, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
@@ -39,7 +39,7 @@ export function headerLines(state: ScreenState, elapsedMs: number, width: number
   ];
 }
 
-const MARKS: Record<RowState, { mark: string; color?: string; dim?: boolean }> = {
+export const MARKS: Record<RowState, { mark: string; color?: string; dim?: boolean }> = {
   pending: { mark: "○", dim: true },
   running: { mark: "●", color: "yellow" },
   passed: { mark: "✔", color: "green" },
@@ -65,30 +65,6 @@ export function rowLines(row: Row, width: number): Line[] {
   return lines;
 }
 
-/**
- * The tests as rows, within `budget` lines: all of them when they fit; otherwise one line
- * counting them by state, then the ones not passed, as many as fit.
- */
-export function testRowLines(rows: Row[], width: number, budget: number): Line[] {
-  const all = rows.flatMap((row) => rowLines(row, width));
-  if (all.length <= budget) return all;
-  const counts = new Map<RowState, number>();
-  for (const row of rows) counts.set(row.state, (counts.get(row.state) ?? 0) + 1);
-  const summary = [...counts].map(([state, n]) => `${MARKS[state].mark} ${n} ${M.rowState[state]}`).join(" · ");
-  const out: Line[] = styled(wrapLine(summary, width, "  "), { dim: true });
-  const rest = rows.filter((r) => r.state !== "passed");
-  for (const [i, row] of rest.entries()) {
-    const lines = rowLines(row, width);
-    const left = rest.length - i;
-    if (out.length + lines.length + (left > 1 ? 1 : 0) > budget) {
-      out.push(line(`    ${M.moreRows(left)}`, { dim: true }));
-      break;
-    }
-    out.push(...lines);
-  }
-  return out;
-}
-
 /** A value the test compared, as code: kept as it is, broken at the width. */
 const valueLines = (label: string, value: string, style: Style, width: number) =>
   styled(
@@ -108,21 +84,23 @@ const labelled = (label: string, text: string, count: number, width: number) =>
 function failureSaid(message: string, width: number): Line[] {
   const words = failureWords(message);
   if (words.other !== null) return styled(wrapText(firstLines(words.other, 6), width, "  "));
+  const instead = words.instead === null ? null : insteadLabel(words.instead);
   return [
     ...(words.checked !== null ? styled(labelled(FAILURE_WORDS.checked, words.checked, 2, width)) : []),
-    ...(words.instead !== null ? styled(labelled(FAILURE_WORDS.instead, words.instead, 5, width)) : []),
+    ...(instead !== null ? styled(labelled(instead.label, instead.text, 5, width)) : []),
   ];
 }
 
 /** The failing test's sentence, what it found instead, expected vs received, and the bug it points at. */
 export function failureLines(test: TestOutcome, width: number): Line[] {
   const failure = test.failure;
+  const bug = bugToTell(test);
   return [
     ...styled(wrapLine(M.firstFailure(test.name), width), { color: "red", bold: true }),
     ...(failure ? failureSaid(failure.message, width) : []),
     ...(failure?.expected !== undefined ? valueLines("expected", failure.expected, { color: "green" }, width) : []),
     ...(failure?.received !== undefined ? valueLines("received", failure.received, { color: "red" }, width) : []),
-    ...(test.bug ? styled(wrapLine(M.whyItMatters(test.bug.summary), width, "  "), { color: "yellow" }) : []),
+    ...(bug ? styled(wrapLine(M.guards(bug.id, bug.summary), width, "  "), { color: "yellow" }) : []),
   ];
 }
 
@@ -184,6 +162,7 @@ export function outcomeLines(state: ScreenState, width: number): Line[] {
 export function noticeLines(state: ScreenState, width: number): Line[] {
   const n = state.exercise.number;
   const texts = [
+    ...(state.peekAsked !== null ? [M.peekAsk(state.peekAsked, n)] : []),
     ...state.notices,
     ...(state.watcherSilent ? [M.watcherSilent(n)] : []),
     ...(state.fileMissing ? [M.fileMissing(state.file, n)] : []),
@@ -199,7 +178,8 @@ export const TYPE_ERRORS_SHOWN = 3;
 /** The type checker's errors for the tested file: a yellow warning, a few of them, never the verdict. */
 export function typeErrorLines(state: ScreenState, width: number): Line[] {
   const errors = state.typeErrors;
-  if (errors.length === 0) return [];
+  // A file that does not parse has only that to say: the type checker's word on it repeats the syntax error.
+  if (errors.length === 0 || state.last?.error?.kind === "syntax") return [];
   const shown = errors.slice(0, TYPE_ERRORS_SHOWN);
   return [
     ...styled(wrapLine(M.typeErrors(errors.length), width), { color: "yellow" }),

@@ -10,6 +10,8 @@ export interface Row {
   name: string;
   state: RowState;
   ms?: number;
+  /** What the learner's code printed during this test, when it printed anything. */
+  output?: string;
 }
 
 /** How a pane's text is fitted to its width: markdown reflows as prose, code breaks with a marker. */
@@ -86,6 +88,15 @@ export interface ScreenState {
   crash: string | null;
   /** In a live run (--live): the endpoint's spend so far, shown beside every verdict. */
   live: string | null;
+  /**
+   * The first line of the results shown when they do not fit (see screen-layout.ts); null
+   * follows the run: the first test not passed is at the top.
+   */
+  resultsOffset: number | null;
+  /** Each test's printed output is shown under its row (the o key). */
+  showOutput: boolean;
+  /** A reference that is a whole solution (tier 3) was asked for before passing: y opens it, and that is recorded. */
+  peekAsked: number | null;
 }
 
 export type ScreenAction =
@@ -97,7 +108,14 @@ export type ScreenAction =
   | { type: "resized"; size: ScreenSize }
   | { type: "pane-closed" }
   | { type: "notice"; text: string }
-  | { type: "live"; text: string };
+  | { type: "live"; text: string }
+  /** A notice that no longer holds (the watcher is heard again) goes. */
+  | { type: "notice-withdrawn"; text: string }
+  /** `offset` is already clamped by the caller, which knows how the results are laid out. */
+  | { type: "results-scrolled"; offset: number }
+  | { type: "output-toggled" }
+  | { type: "peek-asked"; tier: number }
+  | { type: "peek-answered" };
 
 export function initialScreenState(init: {
   exercise: ScreenExercise;
@@ -131,10 +149,13 @@ export function initialScreenState(init: {
     watchError: null,
     crash: null,
     live: init.live ?? null,
+    resultsOffset: null,
+    showOutput: false,
+    peekAsked: null,
   };
 }
 
-const rowOf = (test: TestOutcome): Row => ({ name: test.name, state: test.state, ms: test.ms });
+const rowOf = (test: TestOutcome): Row => ({ name: test.name, state: test.state, ms: test.ms, ...(test.output ? { output: test.output } : {}) });
 
 function upsertRow(rows: Row[], row: Row): Row[] {
   const at = rows.findIndex((r) => r.name === row.name);
@@ -174,6 +195,7 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
         runError: null,
         fileMissing: false,
         crash: null,
+        resultsOffset: null,
         rows: state.rows.map((r) => ({ name: r.name, state: "pending" })),
       };
     case "tests-collected":
@@ -188,12 +210,14 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       const { result } = action;
       const rows = result.tests.length > 0 ? result.tests.map(rowOf) : state.rows.map((r) => ({ name: r.name, state: "not-run" as const }));
       const entry = { id: state.runs, text: `run ${state.runs} · ${runSummary(result)} · ${Math.round(result.ms)} ms` };
-      return { ...state, phase: "idle", rows, last: result, runError: null, history: [...state.history, entry] };
+      return { ...state, phase: "idle", rows, last: result, runError: null, resultsOffset: null, history: [...state.history, entry] };
     }
     case "save-seen":
       return state.phase === "running" ? { ...state, queued: true } : state;
     case "watcher-silent":
       return { ...state, watcherSilent: true };
+    case "watcher-heard":
+      return state.watcherSilent ? { ...state, watcherSilent: false } : state;
     case "file-missing":
       return { ...state, fileMissing: true };
     case "watch-error":
@@ -239,6 +263,16 @@ export function screenReducer(state: ScreenState, action: ScreenAction): ScreenS
       return state.notices.includes(action.text) ? state : { ...state, notices: [...state.notices, action.text] };
     case "live":
       return { ...state, live: action.text };
+    case "notice-withdrawn":
+      return state.notices.includes(action.text) ? { ...state, notices: state.notices.filter((text) => text !== action.text) } : state;
+    case "results-scrolled":
+      return action.offset === state.resultsOffset ? state : { ...state, resultsOffset: Math.max(0, action.offset) };
+    case "output-toggled":
+      return { ...state, showOutput: !state.showOutput };
+    case "peek-asked":
+      return { ...state, peekAsked: action.tier };
+    case "peek-answered":
+      return state.peekAsked === null ? state : { ...state, peekAsked: null };
   }
 }
 

@@ -11,7 +11,7 @@ import { watchFile as chokidarWatch, type FileWatch, type WatchFile } from "./fi
 import { inLearnerWords } from "../report/learner-words.js";
 import type { TypeCheck, TypeErrorReport } from "../typecheck/type-checker.js";
 import { RunScheduler } from "./run-scheduler.js";
-import { SilenceCheck, statFile, type FileStamp, type StatFile } from "./silence-check.js";
+import { SilenceCheck, statFile, type FileStamp, type Fingerprint, type StatFile } from "./silence-check.js";
 import { abortUntilSettled } from "./stop-runs.js";
 import { realTimers, type Timers } from "./timers.js";
 
@@ -29,8 +29,10 @@ export type SessionEvent =
   | RunEvent
   /** A save was seen; a run follows once saving is quiet (or after the run in flight). */
   | { type: "save-seen" }
-  /** The file changed on disk but the watcher said nothing. */
+  /** The file's content changed on disk but the watcher said nothing. */
   | { type: "watcher-silent" }
+  /** After a silence, the watcher reported a change again: saves reach lab. */
+  | { type: "watcher-heard" }
   | { type: "file-missing"; file: string }
   /** The watcher itself failed; saves may go unnoticed. */
   | { type: "watch-error"; message: string }
@@ -61,6 +63,8 @@ export interface SessionOptions {
   timers?: Timers;
   watchFile?: WatchFile;
   stat?: StatFile;
+  /** What the silence check compares: the file's content hash unless a test passes its own. */
+  fingerprint?: Fingerprint;
   debounceMs?: number;
   /** Checks the file's types after each run; its word arrives as a "type-errors" event. */
   typeCheck?: TypeCheck;
@@ -82,7 +86,15 @@ export class WatchSession {
     const timers = options.timers ?? realTimers;
     this.scheduler = new RunScheduler(() => this.runOnce(), timers, options.debounceMs);
     // A polling watcher cannot go silent; a native one can, on some network and VM mounts.
-    this.silence = options.poll ? null : new SilenceCheck(options.file, () => this.missedSave(), timers, options.stat ?? statFile);
+    this.silence = options.poll
+      ? null
+      : new SilenceCheck(
+          options.file,
+          () => this.missedSave(),
+          timers,
+          options.fingerprint,
+          () => this.emit({ type: "watcher-heard" }),
+        );
   }
 
   /** Starts watching; resolves once saves are being noticed. Call `rerun()` for the first run. */
@@ -96,11 +108,11 @@ export class WatchSession {
         onSave: () => session.saved(),
         // Every event the watcher reports proves it is not silent, a deletion included.
         onMissing: () => {
-          session.silence?.noticed();
+          session.silence?.heard();
           session.emit({ type: "file-missing", file: options.file });
         },
         onError: (error) => {
-          session.silence?.noticed();
+          session.silence?.heard();
           session.emit({ type: "watch-error", message: error.message });
         },
       },
@@ -141,7 +153,7 @@ export class WatchSession {
   }
 
   private saved(): void {
-    this.silence?.noticed();
+    this.silence?.heard();
     if (this.alreadyRun()) return;
     this.emit({ type: "save-seen" });
     this.options.typeCheck?.pause?.(); // its check is of a file that has changed; the save's run comes first
@@ -187,7 +199,7 @@ export class WatchSession {
     const { runner, exercise, file } = this.options;
     // What is on disk now is what this run tests, so a write that landed after the save's
     // event (cp truncates, then writes) is not one the watcher missed: no false "silent" alarm.
-    this.silence?.noticed();
+    this.silence?.read();
     const stamp = (this.options.stat ?? statFile)(file);
     const before = readIfThere(file);
     this.lastRead = before && stamp ? { bytes: before, stamp } : null;

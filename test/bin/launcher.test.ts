@@ -1,6 +1,8 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -18,3 +20,16 @@ test("a reader that stops early ends the output quietly: no EPIPE stack trace, e
     await expect(withClosedStdout(args)).resolves.toEqual({ code: 0, stderr: "" });
   }
 });
+
+test("from another folder, npx --no --prefix <the lab> harness-lab runs this lab there, and never fetches a package of that name", async () => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; bin: Record<string, string> };
+  expect(pkg.bin).toEqual({ lab: "bin/lab.js", "harness-lab": "bin/lab.js" });
+  const elsewhere = tempDir("instructor");
+  const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+  const run = spawnSync(npx, ["--no", "--prefix", root, "harness-lab", "--version"], { cwd: elsewhere, encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout.trim()).toBe(pkg.version);
+  // It runs in the caller's folder: outside a lab, lab list says where it looked.
+  const list = spawnSync(npx, ["--no", "--prefix", root, "harness-lab", "list"], { cwd: elsewhere, encoding: "utf8" });
+  expect(list.stderr).toContain(`No lab.config.ts in ${elsewhere}`);
+}, 60_000);

@@ -42,6 +42,7 @@ export function peeksText(peeks: Peeks): string {
   const parts: string[] = [];
   if (peeks.hintsShown > 0) parts.push(plural(peeks.hintsShown, "hint", "hints"));
   if (peeks.solution) parts.push(`the solution ${peeks.solution}`);
+  if (peeks.tier3BeforePassing) parts.push("tier 3 before passing");
   if (peeks.drills.length > 0) {
     const opened = peeks.drills.map((d) => d.join(", ")).filter((d) => d !== "");
     parts.push(`${plural(peeks.drills.length, "drill", "drills")} peeked${opened.length > 0 ? ` (${opened.join("; ")})` : ""}`);

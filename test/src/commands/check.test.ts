@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { CHECK_NOTES, checkCommand } from "../../../src/commands/check.js";
 import { CONTEXT_MESSAGES } from "../../../src/commands/context.js";
+import { LEARNER_WORDS } from "../../../src/report/learner-words.js";
 import { captureIo } from "../../support/io.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -44,8 +45,8 @@ describe("lab check on the fixture exercise", () => {
     ).toHaveLength(3);
     expect(io.out().trimEnd().split("\n").at(-1)).toBe("0 passed, 3 failed");
     // In the learner's words: nothing written yet, so no bug of theirs to explain.
-    expect(io.out().split('Not started yet: this still throws the stub\'s "not implemented". Replace the throw with your code.').length - 1).toBe(3);
-    expect(io.out()).not.toContain("why it matters");
+    expect(io.out().split(LEARNER_WORDS.notStarted).length - 1).toBe(3);
+    expect(io.out()).not.toContain("guards against");
   });
 
   test("a syntax error: exit 1, file:line:col, the line and a caret under the column as the screen shows them, and no '0 passed, 0 failed'", async () => {
@@ -70,6 +71,16 @@ describe("lab check on the fixture exercise", () => {
       "",
       "3 passed, 0 failed",
     ]);
+  }, 120_000);
+
+  test("a syntax error with the type checker on: only the syntax error, no type-error warning repeating it", async () => {
+    const { cwd, file } = project(10, true);
+    writeFileSync(file, "export function add(a: number, b: number) {\n  return a + ;\n}\n");
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths)).toBe(1);
+    expect(io.out()).toContain(`Syntax error in ${file}:2:14: Unexpected token`);
+    expect(io.out()).not.toContain("type error");
+    expect(io.out().trimEnd().split("\n").at(-1)).toBe("No test ran: your file has a syntax error.");
   }, 120_000);
 
   test("while (true) {}: exit 1 within the configured limit, saying it did not finish", async () => {
@@ -121,7 +132,7 @@ describe("lab check as a process, on the real exercise 1", () => {
     expect(fail.stdout.split("\n").filter((l) => l.startsWith("  FAIL  "))).toHaveLength(total);
   }, 180_000); // two whole processes, each with a cold type check after its run
 
-  test("a failing assertion reads under the test's sentence: its own sentence checked, then the matcher's text as what was found instead", () => {
+  test("a failing assertion reads under the test's sentence: its own sentence checked, then the matcher's text in plain words as what was found", () => {
     const mutant = "exercises/01-tool-loop/mutants/split-results.ts";
     const run = spawnSync(process.execPath, [bin, "check", "1", "--file", mutant], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(1);
@@ -130,11 +141,11 @@ describe("lab check as a process, on the real exercise 1", () => {
     expect(row).toBeGreaterThan(-1);
     expect(lines.slice(row + 1, row + 5)).toEqual([
       "        checked: user messages that carried results back",
-      expect.stringMatching(/^ {8}instead: expected \[ .* \] to have a length of 2 but got 6$/),
+      "        found: a length of 6; it should be 2",
       "        expected: 2",
       "        received: 6",
     ]);
-    expect(lines[row + 5]).toMatch(/^ {8}why it matters: Results travel in one user message each/);
+    expect(lines[row + 5]).toMatch(/^ {8}this test guards against the split-results bug: Results travel in one user message each/);
   }, 120_000);
 });
 

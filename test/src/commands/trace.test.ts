@@ -82,10 +82,10 @@ test("a line that is not JSON is named on stderr and the rest is still shown, wi
   expect(out(io)).toContain("run_stopped");
 });
 
-test("a missing file is one sentence from lab trace, with exit 1", async () => {
+test("a missing file is one sentence from lab trace, with exit 2", async () => {
   const cwd = tempDir("trace");
   const io = fakeIo({ tty: false, cwd });
-  expect(await main(["node", "lab", "trace", "nowhere.jsonl"], io)).toBe(1);
+  expect(await main(["node", "lab", "trace", "nowhere.jsonl"], io)).toBe(2);
   expect(err(io).trim()).toBe(TRACE_MESSAGES.unreadable("nowhere.jsonl", "ENOENT"));
 });
 

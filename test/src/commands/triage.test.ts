@@ -1,24 +1,11 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { TRIAGE_MESSAGES } from "../../../src/commands/triage.js";
 import { REALM_MESSAGES } from "../../../checker/realm/messages.js";
+import { DESK_WORDS, scenarioFor, searchDocs } from "../../../src/commands/triage-desk.js";
 import { tempDir } from "../../support/temp-dir.js";
-
-const bin = join(import.meta.dirname, "../../../bin/lab.js");
-
-function lab(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { lab } from "./lab-process.js";
 
 /** The cells after a label in the final table, split at spaces. */
 const cells = (stdout: string, label: string) =>
@@ -77,11 +64,47 @@ test("lab triage runs the acme walk-through as a process and ends with where the
   expect(verdict).toBe("HEALTHY");
 });
 
-test("lab triage without a tenant says how to give one and runs nothing", async () => {
-  const { code, stdout, stderr } = await lab(["triage", "how do I rotate an API key"], tempDir("triage"));
-  expect(code).not.toBe(0);
-  expect(stderr).toContain(TRIAGE_MESSAGES.noTenant);
-  expect(stdout).not.toContain("model");
+test("lab triage without a tenant, with a tenant it does not know, or without a question: one sentence, exit 2, nothing run", async () => {
+  const cwd = tempDir("triage");
+  for (const [args, sentence] of [
+    [["triage", "how do I rotate an API key"], TRIAGE_MESSAGES.noTenant],
+    [["triage", "how do I rotate an API key", "--tenant", "initech"], TRIAGE_MESSAGES.unknownTenant("initech", ["acme", "globex"])],
+    [["triage"], TRIAGE_MESSAGES.noQuestion],
+    [["triage", "  ", "--tenant", "acme"], TRIAGE_MESSAGES.noQuestion],
+  ] as const) {
+    const { code, stdout, stderr } = await lab([...args], cwd);
+    expect(code, args.join(" ")).toBe(2);
+    expect(stderr).toBe(`${sentence}\n`);
+    expect(stdout).toBe("");
+  }
+  expect(TRIAGE_MESSAGES.unknownTenant("initech", ["acme", "globex"])).toBe(
+    'lab triage: there is no tenant "initech"; the fixture\'s tenants are acme and globex.',
+  );
+});
+
+test("lab triage answers from the question: a billing question gets the docs' sentence on it, cited, and nothing about API keys", async () => {
+  const { code, stdout } = await lab(["triage", "when are invoices issued?", "--tenant", "acme"], tempDir("triage"));
+  expect(code, stdout).toBe(0);
+  expect(stdout).toContain('tool    search_docs {"query":"when are invoices issued?"} (tenant acme)');
+  const answer = stdout.slice(stdout.indexOf("Answer ("), stdout.indexOf("Where the money went"));
+  expect(answer).toContain("Claim 1: Invoices are issued on the 1st [src:docs/billing.md]");
+  expect(answer).toContain("Citations: docs/billing.md");
+  expect(answer).not.toMatch(/API key|rotat|refund/i);
+});
+
+test("a question the docs hold nothing on is told so, for that question", async () => {
+  const { code, stdout } = await lab(["triage", "can I change my plan", "--tenant", "globex"], tempDir("triage"));
+  expect(code, stdout).toBe(0);
+  expect(stdout.replace(/\s+/g, " ")).toContain(`Answer (answered): ${DESK_WORDS.nothingFound("can I change my plan")}`);
+  expect(stdout).not.toMatch(/API key|rotat/i);
+});
+
+test("the docs search finds sentences by the question's words, stems included, and says when nothing matches", () => {
+  expect(searchDocs("when are invoices issued")).toBe("docs/billing.md: Invoices are issued on the 1st.");
+  expect(searchDocs("my refunds")).toBe("docs/billing.md: A refund needs the order id and the account owner's confirmation.");
+  expect(searchDocs("weather in Paris")).toBe(DESK_WORDS.noMatch);
+  expect(scenarioFor("how do I rotate an API key")).toBe("acme-triage");
+  expect(scenarioFor("when are invoices issued")).toBe("triage-desk");
 });
 
 test("once exercise 11 has passed, lab triage runs the learner's own loop from the workspace", async () => {

@@ -30,7 +30,7 @@ describe("loading lab.config.ts", () => {
     expect(loaded.file).toBe(join(dir, "lab.config.ts"));
     expect(loaded.workspaceDir).toBe(join(dir, "mine"));
     expect(loaded.config.timeoutSeconds).toBe(3);
-    expect(loaded.config.drill).toEqual({ targetSeconds: 600, targetLines: 30 });
+    expect(loaded.config.drill).toEqual({ targetSeconds: null, targetLines: 30 });
   });
 
   test("a bad value names the field and the file", async () => {

@@ -8,6 +8,7 @@ const attempt = (over: Partial<AttemptResult> = {}): AttemptResult => ({
   seconds: 245.3,
   passed: true,
   peeked: false,
+  pasted: false,
   lines: 23,
   runs: 6,
   interview: null,
@@ -62,4 +63,14 @@ test("giving up: the elapsed time, recorded as abandoned, beside the last attemp
 test("the personal best is the fastest green attempt without peeking", () => {
   expect(personalBest([green(90, true), gaveUp(10), green(300), green(250)])).toBe(250);
   expect(personalBest([gaveUp(10), green(5, true)])).toBeNull();
+});
+
+test("a pasted attempt is recorded as pasted: never a personal best, and not the best a later attempt is compared with", () => {
+  const lines = resultLines(attempt({ seconds: 3, pasted: true }), [green(300)], targets);
+  expect(lines).toContain("Pasted: green faster than its code can be typed, so it is recorded as pasted and is not a personal best (your best: 5:00).");
+  expect(lines.join("\n")).not.toContain("New personal best");
+  const previous: DrillRecord[] = [green(300), { exercise: 1, seconds: 3, passed: true, pasted: true }];
+  expect(personalBest(previous)).toBe(300);
+  expect(resultLines(attempt({ seconds: 200 }), previous, targets)).toContain("New personal best: 1:40 faster than 5:00.");
+  expect(resultLines(attempt({ seconds: 200 }), previous, targets).join("\n")).toContain("0:03 (pasted)");
 });

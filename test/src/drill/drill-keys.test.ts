@@ -8,7 +8,7 @@ import { fresh as freshScreen } from "../screen/fixtures.js";
 const drill = (...actions: DrillAction[]) =>
   actions.reduce(
     drillReducer,
-    initialDrillState({ exercise: { number: 1, title: "T" }, attempt: 1, file: "/f.ts", given: "", questions: [{ q: "Why?", a: "Because." }] }),
+    initialDrillState({ exercise: { number: 1, title: "T" }, attempt: 1, file: "/f.ts", given: "", openedAt: 0, questions: [{ q: "Why?", a: "Because." }] }),
   );
 const screen = freshScreen(); // tiers 1 and 3
 const green: DrillAction[] = [

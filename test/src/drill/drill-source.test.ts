@@ -185,7 +185,7 @@ describe("drill files: a new name each attempt, the exercise's own file untouche
     expect([first.attempt, second.attempt]).toEqual([1, 2]);
     expect(second.file).toBe(join(workspace, "drills", "01-adder.2.ts"));
     expect(readFileSync(first.file, "utf8")).toBe("half written\n");
-    expect(readFileSync(second.file, "utf8")).toContain("// lab drill 1, attempt 2: write it from memory. The clock starts at your first save.");
+    expect(readFileSync(second.file, "utf8")).toContain("// lab drill 1, attempt 2: write it from memory. The clock started when the drill opened.");
     expect(readFileSync(own, "utf8")).toBe("my own work\n");
     expect(drillFiles(workspace, fixture).map((f) => f.attempt)).toEqual([1, 2]);
   });

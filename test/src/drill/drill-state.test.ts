@@ -7,6 +7,7 @@ import {
   interviewScore,
   isGreen,
   isLocked,
+  isAttempting,
   isTiming,
   type DrillAction,
   type DrillState,
@@ -20,7 +21,14 @@ const QUESTIONS = [
   { q: "Why throw on max_tokens?", a: "Truncation." },
 ];
 const fresh = (over: Parameters<typeof initialDrillState>[0] extends infer I ? Partial<I> : never = {}) =>
-  initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 3, file: "/ws/drills/01-tool-loop.3.ts", given: GIVEN, ...over });
+  initialDrillState({
+    exercise: { number: 1, title: "The tool-calling loop" },
+    attempt: 3,
+    file: "/ws/drills/01-tool-loop.3.ts",
+    given: GIVEN,
+    openedAt: 0,
+    ...over,
+  });
 const after = (state: DrillState, ...actions: DrillAction[]) => actions.reduce(drillReducer, state);
 /** A run from start to finish, of `version` of the file (by default one written just before it). */
 const run = (startedAt: number, finishedAt: number, passed: boolean, version: string = `v${startedAt}`): DrillAction[] => [
@@ -29,19 +37,22 @@ const run = (startedAt: number, finishedAt: number, passed: boolean, version: st
 ];
 
 describe("the clock", () => {
-  test("does not start at launch: the first run, before any save, leaves it at zero and counts for nothing", () => {
-    const state = after(fresh(), ...run(0, 900, false, GIVEN));
-    expect(state.startedAt).toBeNull();
+  test("starts when the drill opens: it runs before any save, and the first run of the file as given counts for nothing", () => {
+    const state = after(fresh({ openedAt: 1_000 }), ...run(1_000, 1_900, false, GIVEN));
+    expect(state.startedAt).toBe(1_000);
     expect(state.runs).toBe(0);
-    expect(elapsedMs(state, 60_000)).toBe(0);
-    expect(isTiming(state)).toBe(false);
+    expect(state.changed).toBe(false);
+    expect(elapsedMs(state, 61_000)).toBe(60_000);
+    expect(isTiming(state)).toBe(true);
+    expect(isAttempting(state)).toBe(false);
   });
 
-  test("starts at the first save; later saves do not move it", () => {
+  test("saves do not move it; the first one makes an attempt of it", () => {
     const state = after(fresh(), ...run(0, 900, false, GIVEN), { type: "saved", at: 5_000 }, { type: "saved", at: 9_000 });
-    expect(state.startedAt).toBe(5_000);
-    expect(isTiming(state)).toBe(true);
-    expect(elapsedMs(state, 12_500)).toBe(7_500);
+    expect(state.startedAt).toBe(0);
+    expect(state.changed).toBe(true);
+    expect(isAttempting(state)).toBe(true);
+    expect(elapsedMs(state, 12_500)).toBe(12_500);
   });
 
   test("stops at the first run where every test passes; failing runs before it count, later runs do not move it", () => {
@@ -49,22 +60,35 @@ describe("the clock", () => {
     expect(isGreen(state)).toBe(true);
     expect(state.stoppedAt).toBe(30_700);
     expect(state.runs).toBe(2);
-    expect(elapsedMs(state, 999_999)).toBe(29_700);
+    expect(elapsedMs(state, 999_999)).toBe(30_700);
     state = after(state, { type: "saved", at: 40_000 }, ...run(40_050, 40_500, false), ...run(41_000, 41_400, true));
     expect(state.stoppedAt).toBe(30_700);
     expect(state.runs).toBe(2);
   });
 
-  test("a green run that started before the first save does not stop it", () => {
+  test("a green run of the file as the drill wrote it does not stop it", () => {
     const state = after(fresh(), { type: "run-started", at: 0, version: GIVEN }, { type: "saved", at: 100 }, { type: "run-finished", at: 500, passed: true });
     expect(isGreen(state)).toBe(false);
     expect(isTiming(state)).toBe(true);
   });
 
-  test("a run of a changed file starts it even when the watcher reports the save later; the late report does not move it", () => {
+  test("a run of a changed file is an attempt even when the watcher reports the save later", () => {
     const state = after(fresh(), ...run(0, 900, false, GIVEN), { type: "run-started", at: 1_000, version: "mine" }, { type: "saved", at: 1_200 });
-    expect(state.startedAt).toBe(1_000);
+    expect(state.changed).toBe(true);
     expect(state.runs).toBe(1);
+  });
+});
+
+describe("pasting", () => {
+  test("green faster than its code can be typed is pasted: 1,500 characters in 20 s", () => {
+    const state = after(fresh(), ...run(19_000, 20_000, true, "pasted"), { type: "measured", lines: 20, chars: 1_500 });
+    expect(isGreen(state)).toBe(true);
+    expect(state.pasted).toBe(true);
+  });
+
+  test("the same code green after the time typing it takes (1,500 characters at 15 a second is 100 s) is not pasted", () => {
+    const state = after(fresh(), ...run(110_000, 120_000, true, "typed"), { type: "measured", lines: 20, chars: 1_500 });
+    expect(state.pasted).toBe(false);
   });
 });
 

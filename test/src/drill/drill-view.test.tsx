@@ -1,6 +1,8 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
 import { bigText } from "../../../src/drill/big-clock.js";
+import { drillCommandForKey } from "../../../src/drill/drill-keys.js";
+import { drillResultsWindow } from "../../../src/drill/drill-lines-view.js";
 import { drillReducer, initialDrillState, type DrillAction } from "../../../src/drill/drill-state.js";
 import { DrillView } from "../../../src/drill/drill-view.js";
 import { screenReducer, type ScreenAction } from "../../../src/screen/screen-state.js";
@@ -12,7 +14,7 @@ const targets = { seconds: 600, lines: 25 };
 const drillAfter = (...actions: DrillAction[]) =>
   actions.reduce(
     drillReducer,
-    initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "" }),
+    initialDrillState({ exercise: { number: 1, title: "The tool-calling loop" }, attempt: 2, file: "/ws/drills/01-tool-loop.2.ts", given: "", openedAt: 0 }),
   );
 const screenAfter = (...actions: ScreenAction[]) => actions.reduce(screenReducer, fresh({ file: "/ws/drills/01-tool-loop.2.ts" }));
 const started: ScreenAction = { type: "run-started", exercise: "01-tool-loop", file: "/ws/drills/01-tool-loop.2.ts" };
@@ -21,7 +23,7 @@ const frame = (screen: ReturnType<typeof screenAfter>, drill: ReturnType<typeof 
     <DrillView screen={screen} drill={drill} nowMs={nowMs} interactive previous={[{ exercise: 1, seconds: 200, passed: true }]} targets={targets} />,
   ).lastFrame()!;
 
-test("before the first save: the clock at zero, waiting; the first failure explained; the locked keys", () => {
+test("before the first save: the clock already running from the drill's opening; the first failure explained; the locked keys", () => {
   const screen = screenAfter(started, { type: "run-finished", result: result([failed(NAMES[0]!), failed(NAMES[1]!)]) });
   expect(frame(screen, drillAfter(), 90_000)).toMatchInlineSnapshot(`
     "run 1 · 0 of 2 passed · 84 ms
@@ -30,11 +32,11 @@ test("before the first save: the clock at zero, waiting; the first failure expla
     Target 25 lines: one for each line where a statement inside your functions
     starts (imports, types, signatures and braces are free).
 
-      █▀█ ▄ █▀█ █▀█
-      █ █ ▄ █ █ █ █
+      ▄█  ▄ ▀▀█ █▀█
+       █  ▄ ▀▀█ █ █
       ▀▀▀   ▀▀▀ ▀▀▀
 
-    The clock starts at your first save.
+    Run 1: 0 of 2 passed
 
       ✘ adds two numbers (off-by-one bug)
       ✘ asks the model to echo the sum (no-echo bug)
@@ -43,22 +45,25 @@ test("before the first save: the clock at zero, waiting; the first failure expla
       Instead: expected 6 to be 5
       expected: 5
       received: 6
-      Why it matters: Adds one too many, so every sum is wrong.
+      This test guards against the off-by-one bug: Adds one too many, so every sum
+      is wrong.
 
     h l 1 3 s locked (opening one marks the attempt peeked) · r rerun · q quit"
   `);
 });
 
-test("timing: the clock runs from the first save; green stops it and shows how the attempt compares", () => {
+test("timing: the clock runs from the drill's opening, saves or not; green stops it and shows how the attempt compares", () => {
   const drill = drillAfter({ type: "saved", at: 10_000 });
   const running = screenAfter(started);
-  expect(frame(running, drill, 95_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
-  expect(frame(running, drill, 95_000)).toContain("q give up (recorded)");
+  expect(frame(running, drill, 85_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // 1:25
+  expect(frame(running, drill, 85_000)).toContain("q give up (recorded)");
+  expect(frame(running, drillAfter(), 85_000)).toContain("▄█  ▄ ▀▀█ █▀▀\n   █  ▄ █▀▀ ▀▀█"); // no save yet: the same clock
+  expect(frame(running, drillAfter(), 85_000)).toContain("r rerun · q quit"); // nothing to give up yet
   const green = drillAfter(
     { type: "saved", at: 10_000 },
     { type: "run-started", at: 10_050, version: "solved" },
-    { type: "run-finished", at: 250_000, passed: true },
-    { type: "measured", lines: 23 },
+    { type: "run-finished", at: 240_000, passed: true },
+    { type: "measured", chars: 1_500, lines: 23 },
   );
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   expect(frame(screen, green, 999_999)).toMatchInlineSnapshot(`
@@ -87,12 +92,24 @@ test("timing: the clock runs from the first save; green stops it and shows how t
   `);
 });
 
+test("green faster than the code can be typed: the attempt is told it is pasted, no personal best", () => {
+  const pasted = drillAfter(
+    { type: "run-started", at: 2_000, version: "pasted" },
+    { type: "run-finished", at: 3_000, passed: true },
+    { type: "measured", chars: 1_500, lines: 23 },
+  );
+  const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
+  const shown = frame(screen, pasted, 999_999).replace(/\s+/g, " ");
+  expect(shown).toContain("Pasted: green faster than its code can be typed, so it is recorded as pasted and is not a personal best (your best: 3:20).");
+  expect(shown).not.toContain("Personal best 3:20");
+});
+
 test("the stopped clock shows the second the summary reports (80.6 s is 1:21 in both)", () => {
   const green = drillAfter(
     { type: "saved", at: 10_000 },
     { type: "run-started", at: 10_050, version: "solved" },
-    { type: "run-finished", at: 90_600, passed: true },
-    { type: "measured", lines: 8 },
+    { type: "run-finished", at: 80_600, passed: true },
+    { type: "measured", chars: 0, lines: 8 },
   );
   const screen = screenAfter(started, { type: "run-finished", result: result([passed(NAMES[0]!), passed(NAMES[1]!)]) });
   const shown = frame(screen, green, 999_999);
@@ -123,4 +140,28 @@ test("at 80×24 the drill keeps its title and big clock on screen, with eight lo
   );
   expect(lines.map((l) => l.trim()).join(" ")).toContain("Target 25 lines: one for each line where a statement inside your functions starts");
   expect(lines.map((l) => l.trim()).join(" ")).toContain(`First failure: ${names[0]}`);
+});
+
+test("at 80×24 the drill's results scroll with the lesson's keys, j down and k up, each frame under the clock and within the terminal", () => {
+  const names = Array.from({ length: 14 }, (_, i) => `behaviour ${String(i + 1).padStart(2, "0")} of the drill (bug-${i} bug)`);
+  const small = { columns: 80, rows: 24 };
+  let screen = screenAfter({ type: "resized", size: small }, started, {
+    type: "run-finished",
+    result: result(names.map((name, i) => (i === 9 ? failed(name) : passed(name)))),
+  });
+  const drill = drillAfter();
+  const window = drillResultsWindow({ screen, drill, interactive: true })!;
+  expect(window.max).toBeGreaterThan(0);
+  const seen = new Set<string>();
+  for (const key of ["k", ...Array.from({ length: 14 }, () => "k"), ...Array.from({ length: 20 }, () => "j")]) {
+    const command = drillCommandForKey(key, {}, drill, screen);
+    expect(command?.kind).toBe("scroll-results");
+    const now = drillResultsWindow({ screen, drill, interactive: true })!;
+    screen = screenReducer(screen, { type: "results-scrolled", offset: Math.max(0, Math.min(now.max, now.offset + (command as { by: number }).by)) });
+    const lines = frame(screen, drill, 0).split("\n").slice(screen.history.length);
+    expect(lines.length).toBeLessThan(24);
+    expect(lines[0]).toMatch(/^Drill 2 · exercise 1/);
+    for (const name of names) if (lines.some((l) => l.includes(name))) seen.add(name);
+  }
+  expect(seen.size).toBe(names.length);
 });

@@ -29,7 +29,7 @@ test("one exercise: a row per attempt, the trend of green times, the best agains
 
 test("a single attempt, abandoned: no trend, no best yet", () => {
   expect(exerciseHistory({ number: 2, title: "Retry" }, [{ exercise: 2, seconds: 59, passed: false }], 600).slice(-1)).toEqual([
-    "No green drill without peeking yet · target 10:00",
+    "No green drill without peeking or pasting yet · target 10:00",
   ]);
   expect(exerciseHistory({ number: 2, title: "Retry" }, [{ exercise: 2, seconds: 59, passed: true }], 600).slice(-2)).toEqual([
     "Trend (green times): ▄  0:59",

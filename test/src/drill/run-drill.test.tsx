@@ -5,7 +5,7 @@ import { loadExercises, type Exercise } from "../../../checker/model/exercises.j
 import type { RunResult } from "../../../checker/model/result.js";
 import { DRILL_MESSAGES } from "../../../src/drill/messages.js";
 import type { DrillSession } from "../../../src/drill/run-drill.js";
-import { drillsFile } from "../../../src/progress/drills.js";
+import { bestDrillSeconds, drillsFile } from "../../../src/progress/drills.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
 import type { SessionEvent, SessionListener } from "../../../src/watch/watch-session.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -78,13 +78,13 @@ function setUp(options: { peek?: boolean; interview?: boolean; exercise?: Exerci
   return { io, clock, emit, runs, shows, exit, out, lines, file: () => drillFile, reruns: () => reruns, closedWith: () => closedWith };
 }
 
-test("the clock starts at the first save, not at launch, and stops at the first all-green run; one line is recorded", async () => {
+test("the clock starts when the drill opens, not at the first save, and stops at the first all-green run; one line is recorded", async () => {
   const d = setUp();
-  await d.shows("The clock starts at your first save.");
-  expect(d.reruns()).toBe(1); // the first run shows the tests, before the clock
+  await d.shows("q quit");
+  expect(d.reruns()).toBe(1); // the first run shows the tests
   d.clock.ms = 2_000;
   d.runs(red);
-  d.clock.ms = 45_000; // a long think before the first save does not count
+  d.clock.ms = 45_000; // a long think before the first save counts: recall starts when the task is shown
   writeFileSync(d.file(), halfway);
   d.emit({ type: "save-seen" });
   d.clock.ms = 45_050;
@@ -95,9 +95,9 @@ test("the clock starts at the first save, not at launch, and stops at the first 
   writeFileSync(d.file(), solution);
   d.clock.ms = 125_400;
   d.runs(green);
-  await d.shows("Green in 1:20 · 8 lines · 2 runs · no peeking");
+  await d.shows("Green in 2:05 · 8 lines · 2 runs · no peeking");
   // Written the moment it turned green: a terminal closed now loses nothing.
-  expect(d.lines()).toEqual([expect.objectContaining({ exercise: 1, seconds: 80.4, passed: true, lines: 8, runs: 2 })]);
+  expect(d.lines()).toEqual([expect.objectContaining({ exercise: 1, seconds: 125.4, passed: true, lines: 8, runs: 2 })]);
   d.clock.ms = 500_000; // the screen stays up; the clock stays stopped
   d.io.stdin.write("q");
   expect(await d.exit).toBe(0);
@@ -105,7 +105,7 @@ test("the clock starts at the first save, not at launch, and stops at the first 
   expect(d.lines()).toEqual([
     {
       exercise: 1,
-      seconds: 80.4,
+      seconds: 125.4,
       passed: true,
       abandoned: false,
       peeked: false,
@@ -116,7 +116,7 @@ test("the clock starts at the first save, not at launch, and stops at the first 
       file: "drills/01-adder.1.ts",
     },
   ]);
-  expect(d.out()).toContain("Green in 1:20 · 8 lines · 2 runs · no peeking\n");
+  expect(d.out()).toContain("Green in 2:05 · 8 lines · 2 runs · no peeking\n");
   expect(d.out()).toContain(`Recorded in ${drillsFile(workspace)}.\n`);
 });
 
@@ -139,8 +139,8 @@ test("quitting before green records an abandoned attempt with its elapsed time",
   await d.shows("y give up · any other key: keep going");
   d.io.stdin.write("y");
   expect(await d.exit).toBe(0);
-  expect(d.lines()).toEqual([expect.objectContaining({ exercise: 1, seconds: 60.5, passed: false, abandoned: true, peeked: false, runs: 1, attempt: 1 })]);
-  expect(d.out()).toContain("Gave up after 1:01 · ");
+  expect(d.lines()).toEqual([expect.objectContaining({ exercise: 1, seconds: 70.5, passed: false, abandoned: true, peeked: false, runs: 1, attempt: 1 })]);
+  expect(d.out()).toContain("Gave up after 1:11 · ");
 });
 
 test("peeking is recorded: a locked hint asks first, y opens it and marks the attempt", async () => {
@@ -185,14 +185,15 @@ test("--peek: everything opens without asking, and the attempt is peeked from th
   expect(d.lines()).toEqual([expect.objectContaining({ passed: false, peeked: true, peeks: ["--peek", "solution"] })]);
 });
 
-test("quitting before the first save records nothing and removes the untouched drill file", async () => {
+test("quitting before changing the drill file records nothing and removes it, however long the clock ran", async () => {
   const d = setUp();
   await d.shows("q quit");
-  d.io.stdin.write("q");
+  d.clock.ms = 300_000;
+  d.io.stdin.write("q"); // nothing to give up: no question
   expect(await d.exit).toBe(0);
   expect(d.lines()).toEqual([]);
   expect(existsSync(d.file())).toBe(false);
-  expect(d.out()).toContain(`You quit before your first save, so nothing was recorded and the empty drill file ${d.file()} was removed.`);
+  expect(d.out()).toContain(`You quit before changing the drill file, so nothing was recorded and the untouched file ${d.file()} was removed.`);
 });
 
 test("interview mode: after green, each question takes an answer, then shows the model answer to be marked; the score is recorded", async () => {
@@ -247,7 +248,7 @@ test("a corrupt history line is named on stderr; the attempt still compares with
 test("without raw mode there are no keys and no raw-mode error; a signal still ends the drill, recorded", async () => {
   const before = process.listenerCount("SIGHUP");
   const d = setUp({ tty: false });
-  await d.shows("The clock starts at your first save.");
+  await d.shows("Drill 1 · exercise 1");
   expect(d.io.stdout.lastFrame()).not.toContain("q quit");
   expect(d.io.stdin.rawMode).toEqual([]);
   d.emit({ type: "save-seen" });
@@ -269,14 +270,14 @@ test("green, then SIGTERM: the green line was written at green and is the only o
   d.emit({ type: "save-seen" });
   d.clock.ms = 31_000;
   d.runs(green);
-  await d.shows("Green in 0:30");
+  await d.shows("Green in 0:31");
   d.clock.ms = 99_000;
   process.emit("SIGTERM");
   expect(await d.exit).toBe(0);
-  expect(d.lines()).toEqual([expect.objectContaining({ passed: true, abandoned: false, seconds: 30, lines: 8 })]);
+  expect(d.lines()).toEqual([expect.objectContaining({ passed: true, abandoned: false, seconds: 31, lines: 8 })]);
 });
 
-test("a save the watcher reports only after its run began still starts the clock, at that run; running the same code again is not another try", async () => {
+test("a save the watcher reports only after its run began is still an attempt; running the same code again is not another try", async () => {
   const d = setUp();
   await d.shows("q quit");
   d.runs(red); // at launch, on the file as written
@@ -290,10 +291,42 @@ test("a save the watcher reports only after its run began still starts the clock
   writeFileSync(d.file(), solution);
   d.emit({ type: "save-seen" });
   d.runs(green);
-  await d.shows("Green in 0:13 · 8 lines · 2 runs · no peeking");
+  await d.shows("Green in 0:20 · 8 lines · 2 runs · no peeking");
   d.io.stdin.write("q");
   await d.exit;
-  expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 13, runs: 2 })]);
+  expect(d.lines()).toEqual([expect.objectContaining({ passed: true, seconds: 20, runs: 2 })]);
+});
+
+test("the silence notice names lab drill, and goes once the watcher is heard again", async () => {
+  const d = setUp();
+  await d.shows("q quit");
+  const flat = () => d.io.stdout.lastFrame().replace(/\s+/g, " ");
+  d.emit({ type: "watcher-silent" });
+  await until(() => flat().includes("quit and run lab drill 1 --poll."), "the silence notice");
+  d.emit({ type: "watcher-heard" });
+  await until(() => !flat().includes("--poll"), "the notice gone");
+  d.io.stdin.write("q");
+  expect(await d.exit).toBe(0);
+});
+
+test("a finished file pasted in: green within seconds of opening is recorded as pasted, never a best, and lab list's best ignores it", async () => {
+  mkdirSync(join(workspace, ".lab"));
+  writeFileSync(drillsFile(workspace), `${JSON.stringify({ exercise: 1, seconds: 240, passed: true, attempt: 1 })}\n`);
+  const d = setUp();
+  await d.shows("q quit");
+  d.clock.ms = 2_500;
+  writeFileSync(d.file(), solution);
+  d.emit({ type: "save-seen" });
+  d.runs(green);
+  await d.shows("Green in 0:03");
+  await until(
+    () => d.io.stdout.lastFrame().replace(/\s+/g, " ").includes("recorded as pasted and is not a personal best (your best: 4:00)"),
+    "the pasted verdict",
+  );
+  d.io.stdin.write("q");
+  await d.exit;
+  expect(d.lines().at(-1)).toMatchObject({ passed: true, pasted: true, seconds: 2.5 });
+  expect(bestDrillSeconds(workspace)?.get(1)).toBe(240);
 });
 
 test("a live drill shows what the endpoint has cost beside each verdict, updated after every run, and records nothing", async () => {

@@ -24,7 +24,10 @@ const lab = { exercises };
 describe("junit", () => {
   test("a testsuite per learner × exercise, a testcase per hidden test, the bug's sentence as the failure's message", () => {
     const report = reportOf(
-      [adder("ben", ["adds negative numbers (off-by-one bug)"], { peeks: { hintsShown: 2, solution: null, drills: [] } }), missing("ben", "02-greeter")],
+      [
+        adder("ben", ["adds negative numbers (off-by-one bug)"], { peeks: { hintsShown: 2, solution: null, tier3BeforePassing: false, drills: [] } }),
+        missing("ben", "02-greeter"),
+      ],
       lab,
     );
     expect(renderJunit(report)).toBe(

@@ -29,7 +29,11 @@ test("workers may read only the given folders (as spelled and as real paths), wr
   ]);
   expect(execArgv.some((flag) => /^--allow-(fs-write|child-process)/.test(flag))).toBe(false);
   // The learner's realm is walled by the same permissions, named again, but for the right to start threads.
-  expect(realmFlags(execArgv)).toEqual([permissionFlag(), ...execArgv.filter((flag) => flag.startsWith("--allow-fs-read")), "--disable-warning=ExperimentalWarning"]);
+  expect(realmFlags(execArgv)).toEqual([
+    permissionFlag(),
+    ...execArgv.filter((flag) => flag.startsWith("--allow-fs-read")),
+    "--disable-warning=ExperimentalWarning",
+  ]);
 });
 
 test("the workers' whole environment is a fixed handful of variables, whatever the grader's holds", () => {

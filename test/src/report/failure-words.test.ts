@@ -1,15 +1,6 @@
 import { expect, test } from "vitest";
-import { failureWords } from "../../../src/report/failure-words.js";
-
-/** The message vitest itself gives a failed assertion, so the split is tested on real matcher texts. */
-function messageOf(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error("the assertion passed");
-}
+import { failureWords, insteadLabel } from "../../../src/report/failure-words.js";
+import { messageOf } from "./matcher-message.js";
 
 test("a bare matcher text is what the test found instead, with no sentence of its own", () => {
   const message = messageOf(() => expect([]).toHaveLength(12));
@@ -37,4 +28,13 @@ test("an error thrown by the code under test, or our own words, is not a matcher
   for (const message of ["Cannot read properties of undefined (reading 'content')", "Not started yet: replace the throw.", "first line\nsecond: expected 3"]) {
     expect(failureWords(message)).toEqual({ checked: null, instead: null, other: message });
   }
+});
+
+test("plain words split the same way: the sentence leads, and what was found is labelled Found", () => {
+  const words = failureWords("the hit rate of a fresh cache: found NaN; it should equal 0");
+  expect(words).toEqual({ checked: "the hit rate of a fresh cache", instead: "found NaN; it should equal 0", other: null });
+  expect(insteadLabel(words.instead!)).toEqual({ label: "Found:", text: "NaN; it should equal 0" });
+  expect(insteadLabel("expected 1 to be 2")).toEqual({ label: "Instead:", text: "expected 1 to be 2" });
+  // An error of the learner's own that starts with "found" is not a matcher's text.
+  expect(failureWords("found no tool named lookup")).toEqual({ checked: null, instead: null, other: "found no tool named lookup" });
 });

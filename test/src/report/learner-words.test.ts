@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test } from "vitest";
 import type { RunResult, TestOutcome } from "../../../checker/model/result.js";
-import { exportedNames, inLearnerWords, LEARNER_WORDS, missingExports } from "../../../src/report/learner-words.js";
+import { exportedNames, inLearnerWords, LEARNER_WORDS, missingExports, plainFailureMessage } from "../../../src/report/learner-words.js";
 import { describeRun } from "../../../src/report/plain-run.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -31,7 +31,7 @@ test("the untouched stub is 'not started yet', with no bug explanation the learn
     [LEARNER_WORDS.notStarted, null],
     [LEARNER_WORDS.notStarted, null],
   ]);
-  expect(describeRun(said).join("\n")).not.toContain("why it matters");
+  expect(describeRun(said).join("\n")).not.toContain("guards against");
 });
 
 test("a missing export is said once, as the run's error, and no test row carries a bug explanation", () => {
@@ -44,7 +44,7 @@ test("a missing export is said once, as the run's error, and no test row carries
   expect(LEARNER_WORDS.missingExports(["agent"])).toBe(
     'Your file does not export "agent", which the hidden tests import by that name: the tests that use it fail until it does.',
   );
-  expect(text).not.toContain("why it matters");
+  expect(text).not.toContain("guards against");
   expect(text).not.toContain("agent is not a function");
 });
 
@@ -60,4 +60,78 @@ test("exported names: functions, constants, classes and specifiers count; types 
     "export type T = 1;\nexport interface I {}\nexport function f() {}\nexport const a = 1, b = 2;\nexport class C {}\nconst d = 1;\nexport { d as e };\nexport type { T as U };\n",
   );
   expect([...names!].sort()).toEqual(["C", "a", "b", "e", "f"]);
+});
+
+test("an untouched stub is 'not started yet' on every failing test, one that caught the throw and checked something else included", () => {
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, `// my notes\n${readFileSync(exercise.stub, "utf8")}`);
+  const said = inLearnerWords(
+    run(file, [failing("a (split-results bug)", "expected [] to have a length of 1 but got +0"), failing("b (no-step-cap bug)", "not implemented")]),
+    exercise,
+  );
+  expect(said.tests.map((t) => t.failure?.message)).toEqual([LEARNER_WORDS.notStarted, LEARNER_WORDS.notStarted]);
+});
+
+test("a started file: only a test whose failure shows the stub's throw is 'not started yet'; the rest keep their words, in plain words", () => {
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, solution);
+  const caught: TestOutcome = {
+    ...failing("a (split-results bug)", "the caller's error: expected Error: not implemented to be TypeError: no // Object.is equality"),
+    failure: {
+      message: "the caller's error: expected Error: not implemented to be TypeError: no // Object.is equality",
+      received: 'Error { "message": "not implemented" }',
+    },
+  };
+  const said = inLearnerWords(run(file, [caught, failing("b (no-step-cap bug)", "expected 6060 to be greater than 6060")]), exercise);
+  expect(said.tests.map((t) => t.failure?.message)).toEqual([LEARNER_WORDS.notStarted, "found 6060; it should be more than 6060"]);
+});
+
+test("a stub whose placeholders say something else (exercise 11's TODO: run) is recognised by its own throws", () => {
+  const dir = tempDir("words");
+  const stub = join(dir, "stub.ts");
+  writeFileSync(stub, 'export function run() {\n  throw new Error("TODO: run");\n}\nexport function check() {\n  throw new Error("TODO: check");\n}\n');
+  const half = join(dir, "half.ts");
+  writeFileSync(half, 'export function run() {\n  return 1;\n}\nexport function check() {\n  throw new Error("TODO: check");\n}\n');
+  const tests = [failing("a (split-results bug)", "expected 1 to be 2 // Object.is equality"), failing("b (no-step-cap bug)", "TODO: check")];
+  expect(inLearnerWords(run(stub, tests), { stub }).tests.map((t) => t.failure?.message)).toEqual([LEARNER_WORDS.notStarted, LEARNER_WORDS.notStarted]);
+  expect(inLearnerWords(run(half, tests), { stub }).tests.map((t) => t.failure?.message)).toEqual(["found 1; it should equal 2", LEARNER_WORDS.notStarted]);
+});
+
+test("an assertion marked as its bug's signature reads without the mark; a failure that is not the bug's tells no bug", () => {
+  expect(plainFailureMessage("spent before the last call (budget-checked-late bug): expected 0.02 to be less than 0.01")).toBe(
+    "spent before the last call: found 0.02; it should be less than 0.01",
+  );
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, solution);
+  const other: TestOutcome = {
+    ...failing("a (split-results bug)", "how it ended: expected 'failed' to be 'done' // Object.is equality"),
+    failure: { message: "how it ended: expected 'failed' to be 'done' // Object.is equality", bugSignature: false },
+  };
+  const signature: TestOutcome = {
+    ...failing("b (split-results bug)", "the ids (split-results bug): expected 1 to be 2 // Object.is equality"),
+    failure: { message: "the ids (split-results bug): expected 1 to be 2 // Object.is equality", bugSignature: true },
+  };
+  const text = describeRun(inLearnerWords(run(file, [other, signature]), exercise)).join("\n");
+  expect(text).toContain("  FAIL  a (split-results bug)\n        checked: how it ended\n        found: 'failed'; it should equal 'done'\n  FAIL  b");
+  expect(text).toContain(
+    "        checked: the ids\n        found: 1; it should equal 2\n        this test guards against the split-results bug: Results travel in one user message each.",
+  );
+});
+
+test("what a test printed follows its row in lab check's lines, passing or failing, cut at 40 lines with the rest counted; the JSON keeps it whole", () => {
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, solution);
+  const long = `${Array.from({ length: 45 }, (_, i) => `row ${i + 1}`).join("\n")}\n`;
+  const tests: TestOutcome[] = [
+    { name: "a", state: "passed", ms: 2, failure: null, bug: null, output: "DEBUG hitRate NaN\n" },
+    { ...failing("b (split-results bug)", "expected 1 to be 2 // Object.is equality"), output: long },
+  ];
+  const said = inLearnerWords(run(file, tests), exercise);
+  const lines = describeRun(said);
+  expect(lines.slice(0, 3)).toEqual(["  PASS  a (2 ms)", "        printed:", "        │ DEBUG hitRate NaN"]);
+  const b = lines.indexOf("        printed:", 3);
+  expect(lines.slice(b + 1, b + 3)).toEqual(["        │ row 1", "        │ row 2"]);
+  expect(lines[b + 40]).toBe("        │ row 40");
+  expect(lines[b + 41]).toBe("        │ … 5 more lines printed: lab check --json has all of it");
+  expect(JSON.parse(JSON.stringify(said)).tests[1].output).toBe(long);
 });

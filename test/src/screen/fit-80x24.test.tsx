@@ -93,7 +93,7 @@ test("exercise 1's test rows keep their whole names, bug ids included: at 80×24
   expectFits(lines);
   const text = lines.map((l) => l.trim()).join(" ");
   expect(text).toContain(`✔ ${testNames.length - 1} passed · ✘ 1 failed ✘ ${testNames[1]}`);
-  expect(text).toContain("Why it matters: Results travel in one user message each.");
+  expect(text).toContain("This test guards against the split-results bug: Results travel in one user message each.");
   const tall = { columns: 80, rows: 40 };
   const tallLines = live(screenReducer(state, { type: "resized", size: tall }));
   expectFits(tallLines, tall);
@@ -157,11 +157,11 @@ test("a matcher's text at 80×24 comes under the test's own sentence: the assert
     const text = lines.map((l) => l.trim()).join(" ");
     const heading = text.indexOf(`First failure: ${testNames[i]}`);
     expect(heading).toBeGreaterThan(-1);
-    // In reading order: the test's sentence, then each part of what the assertion said, then why it matters.
+    // In reading order: the test's sentence, then each part of what the assertion said, then the bug it guards against.
     const at = said.map((part) => text.indexOf(part, heading));
     expect(at.every((n) => n > heading)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(text.indexOf("Why it matters: What the mistake costs.")).toBeGreaterThan(at.at(-1)!);
+    expect(text.indexOf(`This test guards against the ${bugOf(testNames[i]!)} bug: What the mistake costs.`)).toBeGreaterThan(at.at(-1)!);
     // The labels start their lines, indented under the heading, so they are read as labels.
     for (const part of said) expect(lines.some((l) => l.startsWith(`  ${part.split(" ")[0]} `))).toBe(true);
   }

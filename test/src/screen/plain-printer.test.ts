@@ -5,7 +5,7 @@ import { failed, passed, result } from "./fixtures.js";
 
 test("the same events as the screen, as plain lines with no cursor codes", () => {
   const stream = new FakeStdout();
-  const print = plainPrinter(stream as never, 1);
+  const print = plainPrinter(stream as never, { number: 1, stub: "/nowhere/stub.ts" });
   print({ type: "run-started", exercise: "01-adder", file: "f" });
   print({ type: "tests-collected", names: ["a", "b"] });
   print({ type: "test-started", name: "a" });
@@ -23,7 +23,7 @@ test("the same events as the screen, as plain lines with no cursor codes", () =>
       "        instead: expected 6 to be 5",
       "        expected: 5",
       "        received: 6",
-      "        why it matters: Adds one too many, so every sum is wrong.",
+      "        this test guards against the off-by-one bug: Adds one too many, so every sum is wrong.",
       "",
       "1 passed, 1 failed",
       "Your saves are not reaching lab as file events (common on network and VM folders); quit and run lab start 1 --poll.",

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { beforeEach, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
+import { labPaths } from "../../../checker/paths.js";
+import { SCREEN_MESSAGES } from "../../../src/screen/screen-messages.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
 import { initialScreenState } from "../../../src/screen/screen-state.js";
@@ -130,4 +132,58 @@ test("a finished run's rows are drawn before its progress is written: the file w
   await until(recorded, "the run recorded in progress");
   io.stdin.write("q");
   await exit;
+});
+
+describe("tier 3 is a peek before a pass", () => {
+  const real = loadExercises(labPaths().exercises, labPaths().solutions).find((e) => e.number === 1)!;
+
+  function realScreen(passedAt?: string) {
+    const io = fakeIo();
+    const store = createScreenStore(initialScreenState({ exercise: real, file: join(workspace, real.fileName) }));
+    const progress = new ProgressStore(workspace, () => {});
+    if (passedAt) progress.update(real.id, (record) => void (record.passedAt = passedAt));
+    const session = { subscribe: () => () => {}, rerun: () => {} };
+    const exit = runScreen({ io, exercise: real, session, store, progress, elapsed: () => 0 });
+    const flat = () => io.stdout.lastFrame().replace(/\s+/g, " ");
+    const shows = (text: string) => until(() => flat().includes(text), `the screen shows "${text}"`);
+    const recorded = () => new ProgressStore(workspace, () => {}).exercise(real.id).tier3ForcedAt;
+    return { io, store, exit, shows, flat, recorded };
+  }
+
+  test("3 asks first; any other key goes back and records nothing; y opens it and records it; it never asks again", async () => {
+    const { io, store, exit, shows, flat, recorded } = realScreen();
+    await shows("q quit");
+    io.stdin.write("3");
+    await shows(SCREEN_MESSAGES.peekAsk(3, 1));
+    await shows(SCREEN_MESSAGES.peekKeys);
+    io.stdin.write("n");
+    await until(() => !flat().includes("Tier 3 is the whole solution"), "the question gone");
+    expect(store.getState().pane).toBeNull();
+    expect(recorded()).toBeUndefined();
+    io.stdin.write("3");
+    await shows(SCREEN_MESSAGES.peekAsk(3, 1));
+    io.stdin.write("y");
+    await shows("Reference tier 3: the SDK, commented");
+    expect(recorded()).toEqual(expect.any(String));
+    io.stdin.write("3"); // closes it
+    await until(() => store.getState().pane === null, "the pane closed");
+    io.stdin.write("3"); // asked once: opens at once now
+    await shows("Reference tier 3: the SDK, commented");
+    expect(flat()).not.toContain("Tier 3 is the whole solution");
+    io.stdin.write("q");
+    await exit;
+  });
+
+  test("after a pass, 3 opens tier 3 without asking and records no peek; tiers 1 and 2 never ask", async () => {
+    const { io, exit, shows, flat, recorded } = realScreen("2026-03-01T10:00:00.000Z");
+    await shows("q quit");
+    io.stdin.write("1");
+    await shows("Reference tier 1: pseudocode");
+    io.stdin.write("3");
+    await shows("Reference tier 3: the SDK, commented");
+    expect(flat()).not.toContain("Tier 3 is the whole solution");
+    expect(recorded()).toBeUndefined();
+    io.stdin.write("q");
+    await exit;
+  });
 });

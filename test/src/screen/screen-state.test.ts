@@ -81,6 +81,13 @@ describe("session events", () => {
     expect(after).toMatchObject({ watcherSilent: true, fileMissing: true, watchError: "EMFILE" });
   });
 
+  test("the silence notice goes once the watcher is heard again, and a withdrawn notice goes from the list", () => {
+    const silent = run(fresh(), { type: "watcher-silent" }, { type: "notice", text: "a" }, { type: "notice", text: "b" });
+    expect(run(silent, { type: "watcher-heard" }).watcherSilent).toBe(false);
+    expect(run(silent, { type: "notice-withdrawn", text: "a" }).notices).toEqual(["b"]);
+    expect(run(fresh(), { type: "watcher-heard" })).toEqual(fresh());
+  });
+
   test("run-crashed ends the run and keeps the message", () => {
     expect(run(fresh(), started, { type: "run-crashed", message: "vitest fell over" })).toMatchObject({ phase: "idle", crash: "vitest fell over" });
   });

@@ -54,7 +54,8 @@ test("failed: the first failure explained with the test's words, expected vs rec
       Instead: expected 6 to be 5
       expected: 5
       received: 6
-      Why it matters: Adds one too many, so every sum is wrong.
+      This test guards against the off-by-one bug: Adds one too many, so every sum
+      is wrong.
 
     h hint (0/3) · 1 3 reference · l lesson · r rerun · q quit"
   `);

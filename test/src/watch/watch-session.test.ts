@@ -77,11 +77,15 @@ function fakeWatch() {
   return { watchFile, save: () => handlers!.onSave(), handlers: () => handlers!, closed: () => closed };
 }
 
-async function started(options: { stat?: (file: string) => { mtimeMs: number; size: number } | null; file?: string } = {}) {
+async function started(
+  options: { stat?: (file: string) => { mtimeMs: number; size: number } | null; fingerprint?: (file: string) => string | null; file?: string } = {},
+) {
   const runner = fakeRunner();
   const watch = fakeWatch();
   const file = options.file ?? "f.ts";
-  const session = await WatchSession.start({ runner, exercise, file, poll: false, watchFile: watch.watchFile, stat: options.stat ?? (() => null) });
+  const stat = options.stat ?? (() => null);
+  const fingerprint = options.fingerprint ?? ((f: string) => (stat(f) === null ? null : JSON.stringify(stat(f))));
+  const session = await WatchSession.start({ runner, exercise, file, poll: false, watchFile: watch.watchFile, stat, fingerprint });
   const events: SessionEvent[] = [];
   session.subscribe((e) => events.push(e));
   return { runner, watch, session, events };
@@ -145,6 +149,33 @@ test("a watcher that stays silent is reported, and the missed save still runs", 
   expect(events.map((e) => e.type)).toEqual(["watcher-silent", "save-seen", "run-started"]);
   expect(runner.runs).toBe(1);
   runner.finish();
+  await session.close();
+});
+
+test("once the watcher reports a save again after a silence, the session says it is heard, once", async () => {
+  let content = "v1";
+  const { runner, watch, session, events } = await started({ fingerprint: () => content });
+  content = "v2";
+  await vi.advanceTimersByTimeAsync(SILENCE_CHECK_MS * 2);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  content = "v3";
+  watch.save();
+  watch.save();
+  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 2);
+  runner.finish();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(events.filter((e) => e.type.startsWith("watcher-")).map((e) => e.type)).toEqual(["watcher-silent", "watcher-heard"]);
+  await session.close();
+});
+
+test("a touch (the time moves, the content does not) owes no event: no silence notice", async () => {
+  let stamp = { mtimeMs: 1, size: 1 };
+  const { runner, session, events } = await started({ stat: () => stamp, fingerprint: () => "the same text" });
+  stamp = { mtimeMs: 2, size: 1 };
+  await vi.advanceTimersByTimeAsync(SILENCE_CHECK_MS * 4);
+  expect(events).toEqual([]);
+  expect(runner.runs).toBe(0);
   await session.close();
 });
 
