@@ -61,6 +61,17 @@ function realmImport(spec: unknown, from: string): Promise<unknown> {
 }
 Object.defineProperty(globalThis, REALM_IMPORT, { value: realmImport });
 
+// What the learner's code prints travels on the membrane's port, in order with its calls' results,
+// so the test's side can tell which test it was printed during (see host.ts).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    membrane.post({ k: "output", text: typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8") });
+    const done = rest.find((arg): arg is () => void => typeof arg === "function");
+    done?.();
+    return true;
+  }) as typeof stream.write;
+}
+
 // No clock of its own: the test's, read through (see host.ts).
 const testClock = membrane.decode(clock) as { now(): number; dateNow(): number };
 performance.now = () => testClock.now();

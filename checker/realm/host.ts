@@ -28,6 +28,11 @@ export type RealmBundle = Pick<LearnerBundle, "code" | "map" | "sdkUrl" | "root"
 
 export interface Realm {
   exports: Record<string, unknown>;
+  /**
+   * What the learner's code printed since the last call (stdout and stderr, as written), once
+   * everything set off so far has run; capped at OUTPUT_CAP characters and marked where cut.
+   */
+  takeOutput(): Promise<string>;
   /** Resolves once everything the test's side set off in the realm so far has run (see Membrane.settled). */
   settled(): Promise<void>;
   /** Ends the realm and everything it started; nothing of it runs after this resolves. */
@@ -64,6 +69,10 @@ export function realmFlags(processFlags: readonly string[] = process.execArgv): 
   return walls.length === 0 ? [] : [...walls, "--disable-warning=ExperimentalWarning"];
 }
 
+/** The most a realm's output keeps between two takes: enough for any table a lesson prints. */
+export const OUTPUT_CAP = 20_000;
+export const outputCut = (dropped: number) => `\n… and ${dropped} more characters it printed (cut here)\n`;
+
 /** The learner's heap may grow as far as this process's own: the process's limits are the ones a grader set. */
 const heapLimitMb = () => Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
 
@@ -74,6 +83,8 @@ class RealmThread {
   private readonly worker: Worker;
   private ended = false;
   private mapStack: (stack: string) => string = (stack) => stack;
+  private printed = "";
+  private dropped = 0;
 
   constructor(
     readonly sdkUrl: string,
@@ -86,6 +97,11 @@ class RealmThread {
     this.port = port1;
     this.membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => this.end(REALM_MESSAGES.stuck(why)), true);
     this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));
+    this.membrane.onOutput = (text) => {
+      const room = OUTPUT_CAP - this.printed.length;
+      this.printed += text.slice(0, Math.max(0, room));
+      this.dropped += Math.max(0, text.length - Math.max(0, room));
+    };
     this.worker = new Worker(ENTRY, {
       workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal },
       execArgv: realmFlags(),
@@ -125,6 +141,14 @@ class RealmThread {
       this.worker.once("error", (error) => reject(this.membrane.stoppedBy ?? new RealmStopped(REALM_MESSAGES.crashed(error))));
       this.worker.postMessage({ code: bundle.code, root: bundle.root });
     });
+  }
+
+  /** What was printed since the last take, and empties it. */
+  takePrinted(): string {
+    const text = this.printed + (this.dropped > 0 ? outputCut(this.dropped) : "");
+    this.printed = "";
+    this.dropped = 0;
+    return text;
   }
 
   async close(): Promise<void> {
@@ -169,6 +193,10 @@ export async function openRealm(bundle: RealmBundle): Promise<Realm> {
   const realm: Realm = {
     exports,
     settled: () => thread.membrane.settled(),
+    async takeOutput() {
+      await thread.membrane.settled();
+      return thread.takePrinted();
+    },
     async close() {
       open.delete(realm);
       await thread.close();

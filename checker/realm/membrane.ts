@@ -29,7 +29,8 @@ type Message =
   | { k: "abort"; signal: number; reason: unknown }
   | { k: "exit"; code: number }
   | { k: "drain"; id: number }
-  | { k: "drained"; id: number };
+  | { k: "drained"; id: number }
+  | { k: "output"; text: string };
 
 /** What one side knows how to build from the other's descriptions (the SDK differs per realm). */
 export interface Locals {
@@ -386,6 +387,9 @@ export class Membrane {
         this.draining.get(message.id)?.();
         this.draining.delete(message.id);
         return;
+      case "output":
+        this.onOutput?.(String(message.text));
+        return;
       case "call":
         this.serve(message);
     }
@@ -406,6 +410,9 @@ export class Membrane {
       this.post({ k: "drain", id });
     });
   }
+
+  /** Called with what the other side printed (the learner's realm: its stdout and stderr, as written). */
+  onOutput: ((text: string) => void) | null = null;
 
   /** Called when the other side says it is exiting (the learner's realm, on process.exit). */
   onExit: ((code: number) => void) | null = null;

@@ -1,3 +1,6 @@
+/** The key a test's meta carries what the learner's code printed during it (see lab-impl.ts). */
+export const OUTPUT_META = "labOutput";
+
 /** What a test that reached the learner's realm is told when that realm is gone. */
 export const REALM_MESSAGES = {
   exited: (code: number) =>

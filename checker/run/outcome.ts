@@ -9,6 +9,7 @@ import { RUN_MESSAGES, type FileError, type TestOutcome } from "../model/result.
 import type { Binding } from "./binding.js";
 import { POOL_ERROR } from "./vitest-internals.js";
 import { SYNTAX_MARK } from "../realm/bundle.js";
+import { OUTPUT_META } from "../realm/messages.js";
 
 type ErrorLike = {
   message?: string;
@@ -108,7 +109,8 @@ export function outcomeOf(test: TestCase, exercise: Exercise): TestOutcome {
       }
     : null;
   const note = result.state === "skipped" ? result.note : undefined;
-  return { name: test.name, state, ms, failure, bug, ...(note ? { note } : {}) };
+  const output = (test.meta() as Record<string, unknown>)[OUTPUT_META];
+  return { name: test.name, state, ms, failure, bug, ...(note ? { note } : {}), ...(typeof output === "string" ? { output } : {}) };
 }
 
 /** Results per test, in file order; a test that never reported is "not-run". */

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { tempDir } from "../support/temp-dir.js";
@@ -69,13 +69,11 @@ test("lab start 1 at 80×24: every one of the stub's failing rows can be reached
 test("o at 80×24 shows what a failing test printed under its row, cut and counted past twelve lines; o again hides it", async () => {
   const dir = join(cwd, "ws");
   mkdirSync(dir);
-  const file = join(dir, "01-adder.ts");
-  copyFileSync(join(root, "test/fixtures/lab/exercises/01-adder/stub.ts"), file);
-  const printed = Array.from({ length: 15 }, (_, i) => `DEBUG step ${i + 1}`).join("\\n");
-  tmux.start(
-    `cd ${cwd} && unset CI && OUTPUT="$(printf '${printed}')" ${process.execPath} ${join(root, "test/e2e/output-fixture.mjs")} ${file} ${dir}; sleep 600`,
-    SMALL,
-  );
+  // The learner's own console.log, as its realm captures it: fifteen lines, then a wrong sum.
+  const stub = readFileSync(join(root, "test/fixtures/lab/exercises/01-adder/stub.ts"), "utf8");
+  const debugging = "for (let step = 1; step <= 15; step++) console.log(`DEBUG step ${step}`);\n  return a + b + 1;";
+  writeFileSync(join(dir, "01-adder.ts"), stub.replace('throw new Error("not implemented");', debugging));
+  tmux.start(`cd ${cwd} && unset CI && ${process.execPath} ${join(root, "test/e2e/lab-fixture.mjs")} start 1; sleep 600`, SMALL);
   const first = await tmux.until((s) => s.includes("Run 1:") && s.includes("o show output"), "the first run, with output to show");
   expect(first).not.toContain("DEBUG");
   tmux.keys("o");

@@ -10,6 +10,7 @@ import { describe, expect, test } from "vitest";
 import { learnerRealms } from "./learner-realms.js";
 import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
 import { REALM_MESSAGES } from "../../../dist/checker/realm/messages.js";
+import { OUTPUT_CAP, outputCut } from "../../../dist/checker/realm/host.js";
 
 const { dir, realms, learner } = learnerRealms("realm-test");
 
@@ -122,6 +123,20 @@ describe("what the learner's realm shares with the test, and what it keeps as wr
       }
     }
     expect(await m.listen(new Emitter())).toEqual(["one", "two"]);
+  });
+
+  test("what the learner's code prints is taken in order, stdout and stderr alike, and cut past the cap with a count", async () => {
+    const m = await learner(
+      "prints",
+      `export function say(n: number) { for (let i = 1; i <= n; i++) console.log("line " + i); console.error("to stderr"); }
+       export function flood(chars: number) { process.stdout.write("x".repeat(chars)); }`,
+    );
+    const realm = realms.at(-1)!;
+    m.say(2);
+    expect(await realm.takeOutput()).toBe("line 1\nline 2\nto stderr\n");
+    expect(await realm.takeOutput()).toBe("");
+    m.flood(OUTPUT_CAP + 123);
+    expect(await realm.takeOutput()).toBe(`${"x".repeat(OUTPUT_CAP)}${outputCut(123)}`);
   });
 
   test("the realm has no clock of its own: performance.now and Date.now read the test's, as the test sets them", async () => {

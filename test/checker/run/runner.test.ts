@@ -143,6 +143,14 @@ describe("learner code that misbehaves", () => {
     expect((await runner.run({ exercise: adder, implFile: adder.solution })).status).toBe("passed");
   });
 
+  test("what the learner's code prints is the output of the test it printed during", async () => {
+    const file = learnerFile("prints.ts", solution.replace("return a + b;", "console.log(`adding ${a} and ${b}`);\n  return a + b;"));
+    const result = await runner.run({ exercise: adder, implFile: file });
+    expect(result.status).toBe("passed");
+    // The echo test's echoSum adds too; the rate-limit test adds nothing, so it printed nothing.
+    expect(result.tests.map((t) => t.output)).toEqual(["adding 2 and 3\n", "adding 2 and 3\n", undefined]);
+  });
+
   test("learner code runs in a child process, never in the process that owns the runner", async () => {
     const pidFile = join(work, "pid.txt");
     const file = learnerFile(
