@@ -156,3 +156,10 @@ export {
 export { CACHE_THRESHOLD, GUARD_NUDGE, referenceParts, TRIAGE_TOOLS, virtualClock, WRAP_UP, type CacheLookup, type PartsOptions } from "./integrated-parts.js";
 export { ACCOUNTS, ACME_CACHED, searchDump, SUPPORT_DOCS, type DispatchRecord } from "./acme-fixture.js";
 export { exerciseFixtures } from "./fixtures.js";
+/**
+ * Resolves once the learner's code has run everything the test has set off in it so far (it runs
+ * in a realm of its own, checker/realm/): a test that presses Stop inside a callback waits for
+ * the learner's code to hear it before the callback goes on, as it would have heard it at once
+ * had they shared a realm.
+ */
+export { realmsSettled as learnerCaughtUp } from "../realm/host.js";
