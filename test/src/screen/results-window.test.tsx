@@ -168,7 +168,8 @@ test("a syntax error shows only the syntax error: the type checker's word on the
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 const exercise = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
 
-test("keys on the live screen: j and space scroll the results as they scroll a lesson, k and b go back, o toggles the output", async () => {
+/** The live screen at 80×24 as `lab start` runs it, once a run with these results has finished. */
+async function liveScreenShowing(tests: TestOutcome[]) {
   const io = fakeIo();
   io.stdout.columns = 80;
   io.stdout.rows = 24;
@@ -179,7 +180,12 @@ test("keys on the live screen: j and space scroll the results as they scroll a l
   const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
   await until(() => listeners.size > 0, "the screen listening");
   for (const l of listeners) l({ type: "run-started", exercise: exercise.id, file: "/ws/f.ts" });
-  for (const l of listeners) l({ type: "run-finished", result: result(outcomes((i) => (i === 4 ? "DEBUG one\n" : undefined))) });
+  for (const l of listeners) l({ type: "run-finished", result: result(tests) });
+  return { io, store, exit };
+}
+
+test("keys on the live screen: j and space scroll the results as they scroll a lesson, k and b go back, o toggles the output", async () => {
+  const { io, store, exit } = await liveScreenShowing(outcomes((i) => (i === 4 ? "DEBUG one\n" : undefined)));
   await until(() => io.stdout.lastFrame().includes("lines 5–"), "the results window at the first failure");
   const start = resultsWindow(store.getState())!;
   io.stdin.write("j");
@@ -200,26 +206,12 @@ test("keys on the live screen: j and space scroll the results as they scroll a l
 });
 
 test("o on the live screen shows a passing test's report under its row, though no code of the learner's printed, and hides it again", async () => {
-  const io = fakeIo();
-  io.stdout.columns = 80;
-  io.stdout.rows = 24;
-  const listeners = new Set<SessionListener>();
-  const session = { subscribe: (l: SessionListener) => (listeners.add(l), () => void listeners.delete(l)), rerun: () => {} };
-  const store = createScreenStore(initialScreenState({ exercise, file: join(tempDir("report-key"), exercise.fileName), size: SMALL }));
-  const progress = new ProgressStore(tempDir("report-key"), () => {});
-  const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
-  await until(() => listeners.size > 0, "the screen listening");
-  for (const l of listeners) l({ type: "run-started", exercise: exercise.id, file: "/ws/f.ts" });
-  for (const l of listeners)
-    l({
-      type: "run-finished",
-      result: result(
-        outcomes(
-          () => undefined,
-          (i) => (i === 4 ? SWEEP : undefined),
-        ),
-      ),
-    });
+  const { io, exit } = await liveScreenShowing(
+    outcomes(
+      () => undefined,
+      (i) => (i === 4 ? SWEEP : undefined),
+    ),
+  );
   await until(() => io.stdout.lastFrame().includes("o show report"), "the key, for a report alone");
   expect(io.stdout.lastFrame()).not.toContain("Threshold sweep");
   io.stdin.write("o");
