@@ -29,11 +29,22 @@ export function reportText(report: string): string {
   return lines.slice(from, to).join("\n");
 }
 
-/** What a test printed, under its row, behind a bar; past `max` lines, the rest are counted. */
+/**
+ * What a test printed, under its row, behind a bar, in at most `max` rows of the screen (a
+ * long line takes the rows it wraps to); the printed lines not shown whole are counted.
+ */
 export function outputLines(output: string, width: number, max = OUTPUT_LINES_SHOWN): Line[] {
   const all = outputTextLines(output);
-  const shown = all.slice(0, max).flatMap((text) => wrapCodeLine(text, Math.max(10, width - BAR.length)).map((piece) => `${BAR}${piece}`));
-  const cut = all.length > max ? [line(`${BAR}${M.outputCut(all.length - max)}`, { dim: true })] : [];
+  const shown: string[] = [];
+  let whole = 0;
+  for (const text of all) {
+    const room = max - shown.length;
+    const pieces = wrapCodeLine(text, Math.max(10, width - BAR.length));
+    shown.push(...pieces.slice(0, room).map((piece) => `${BAR}${piece}`));
+    if (pieces.length > room) break;
+    whole++;
+  }
+  const cut = whole < all.length ? [line(`${BAR}${M.outputCut(all.length - whole)}`, { dim: true })] : [];
   return [...styled(shown, { dim: true }), ...cut];
 }
 

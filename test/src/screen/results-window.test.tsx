@@ -17,7 +17,7 @@ import { fakeIo } from "./streams.js";
 const { cleanup, render } = await importScreen(() => import("ink-testing-library"));
 const { ScreenView } = await importScreen(() => import("../../../src/screen/screen-view.js"));
 const { runScreen } = await importScreen(() => import("../../../src/screen/run-screen.js"));
-const { OUTPUT_LINES_SHOWN } = await importScreen(() => import("../../../src/screen/results-window.js"));
+const { OUTPUT_LINES_SHOWN, allResultLines } = await importScreen(() => import("../../../src/screen/results-window.js"));
 const { resultsWindow } = await importScreen(() => import("../../../src/screen/screen-layout.js"));
 
 afterEach(() => cleanup());
@@ -146,6 +146,30 @@ test("what a test printed on purpose, its report, shows under its row once o is 
   expect(lines.slice(failing + 1, failing + 4)).toEqual(["    │ DEBUG hits 2", "    the test's report:", "    │ staged hit rate 0.4"]);
   expect(lines.join("\n")).toContain("o hide output");
   expect(SCREEN_MESSAGES.outputKey(false, "report")).toBe("o show report");
+});
+
+test("a printed line longer than the screen counts as the rows it wraps to: a test shows at most twelve rows under its row", () => {
+  // Exercise 7's report prints a finding whose line holds a whole system prompt, 6,057 characters.
+  const finding = `timestamp in system:\n-      "text": "Now: 2026-07-30T09:15:01Z${" lab".repeat(1500)}"\n+      "text": "Now: 2026-07-30T09:16:44Z"\n`;
+  const state = screenReducer(
+    finished(
+      outcomes(
+        () => undefined,
+        (i) => (i === 4 ? finding : undefined),
+      ),
+    ),
+    { type: "output-toggled" },
+  );
+  const { lines } = allResultLines(state, SMALL.columns);
+  const texts = lines.map((l) => l.map((segment) => segment.text).join(""));
+  const label = texts.indexOf("    the test's report:");
+  const under = texts.slice(
+    label + 1,
+    texts.findIndex((t, i) => i > label && !t.startsWith("    │ ")),
+  );
+  expect(under).toHaveLength(OUTPUT_LINES_SHOWN + 1);
+  expect(under[0]).toBe("    │ timestamp in system:");
+  expect(under.at(-1)).toBe(`    │ ${SCREEN_MESSAGES.outputCut(2)}`);
 });
 
 test("with no output from any test there is no o key", () => {
