@@ -23,10 +23,14 @@ export async function openLabImpl(bundle: RealmBundle, hooks: Hooks): Promise<Re
   // Registered before the test file's own hooks: this beforeEach runs first and this afterEach last.
   hooks.beforeEach(() => report.start());
   hooks.afterEach(async ({ task }) => {
-    const printed = await realm.takeOutput();
-    if (printed !== "") task.meta[OUTPUT_META] = printed;
-    const said = report.take();
-    if (said !== "") task.meta[REPORT_META] = said;
+    try {
+      const printed = await realm.takeOutput();
+      if (printed !== "") task.meta[OUTPUT_META] = printed;
+    } finally {
+      // Taken once what the test set off has run, and whatever became of the realm.
+      const said = report.take();
+      if (said !== "") task.meta[REPORT_META] = said;
+    }
   });
   hooks.afterAll(() => realm.close());
   return realm.exports;
