@@ -25,6 +25,12 @@ export interface TestOutcome {
   note?: string;
   /** What the learner's code printed during this test (stdout and stderr, in order), when it printed anything. */
   output?: string;
+  /**
+   * What the hidden test itself printed during this test (console.log and console.info: the
+   * tables and lines its lesson promises), when it printed anything; kept whether the test
+   * passed or failed. The test wrote it, not the learner's code (what that printed is `output`).
+   */
+  report?: string;
 }
 
 /** "forged": the worker's channel carried what its tests never sent (checker/run/workers/channel.ts). */

@@ -13,6 +13,7 @@ import Anthropic from "#anthropic-sdk";
 import { type Locals, Membrane, REAL_CLOCK, RealmStopped } from "./membrane.js";
 import { REALM_MESSAGES } from "./messages.js";
 import type { LearnerBundle } from "./bundle.js";
+import { CappedText } from "./capped-text.js";
 import { stackMapper } from "./stack-map.js";
 import type { RehearsalUrls } from "../run/workers/rehearsal.js";
 
@@ -73,9 +74,7 @@ export function realmFlags(processFlags: readonly string[] = process.execArgv): 
   return walls.length === 0 ? [] : [...walls, "--disable-warning=ExperimentalWarning"];
 }
 
-/** The most a realm's output keeps between two takes: enough for any table a lesson prints. */
-export const OUTPUT_CAP = 20_000;
-export const outputCut = (dropped: number) => `\n… and ${dropped} more characters it printed (cut here)\n`;
+export { OUTPUT_CAP, outputCut } from "./capped-text.js";
 
 /** The learner's heap may grow as far as this process's own: the process's limits are the ones a grader set. */
 const heapLimitMb = () => Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
@@ -87,8 +86,7 @@ class RealmThread {
   private readonly worker: Worker;
   private ended = false;
   private mapStack: (stack: string) => string = (stack) => stack;
-  private printed = "";
-  private dropped = 0;
+  private readonly printed = new CappedText();
 
   constructor(
     readonly sdkUrl: string,
@@ -106,11 +104,7 @@ class RealmThread {
     this.port = port1;
     this.membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => this.end(REALM_MESSAGES.stuck(why)), true);
     this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));
-    this.membrane.onOutput = (text) => {
-      const room = OUTPUT_CAP - this.printed.length;
-      this.printed += text.slice(0, Math.max(0, room));
-      this.dropped += Math.max(0, text.length - Math.max(0, room));
-    };
+    this.membrane.onOutput = (text) => this.printed.add(text);
     this.worker = new Worker(ENTRY, {
       workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal },
       execArgv: realmFlags(),
@@ -154,10 +148,7 @@ class RealmThread {
 
   /** What was printed since the last take, and empties it. */
   takePrinted(): string {
-    const text = this.printed + (this.dropped > 0 ? outputCut(this.dropped) : "");
-    this.printed = "";
-    this.dropped = 0;
-    return text;
+    return this.printed.take();
   }
 
   async close(): Promise<void> {

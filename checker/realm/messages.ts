@@ -1,5 +1,7 @@
 /** The key a test's meta carries what the learner's code printed during it (see lab-impl.ts). */
 export const OUTPUT_META = "labOutput";
+/** The key a test's meta carries what the hidden test itself printed during it, its report (see lab-impl.ts). */
+export const REPORT_META = "labReport";
 
 /** What a test that reached the learner's realm is told when that realm is gone. */
 export const REALM_MESSAGES = {

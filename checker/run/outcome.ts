@@ -9,7 +9,7 @@ import { RUN_MESSAGES, type FileError, type TestOutcome } from "../model/result.
 import type { Binding } from "./binding.js";
 import { POOL_ERROR } from "./vitest-internals.js";
 import { SYNTAX_MARK } from "../realm/bundle.js";
-import { OUTPUT_META } from "../realm/messages.js";
+import { OUTPUT_META, REPORT_META } from "../realm/messages.js";
 
 type ErrorLike = {
   message?: string;
@@ -109,8 +109,18 @@ export function outcomeOf(test: TestCase, exercise: Exercise): TestOutcome {
       }
     : null;
   const note = result.state === "skipped" ? result.note : undefined;
-  const output = (test.meta() as Record<string, unknown>)[OUTPUT_META];
-  return { name: test.name, state, ms, failure, bug, ...(note ? { note } : {}), ...(typeof output === "string" ? { output } : {}) };
+  const meta = test.meta() as Record<string, unknown>;
+  const [output, report] = [meta[OUTPUT_META], meta[REPORT_META]];
+  return {
+    name: test.name,
+    state,
+    ms,
+    failure,
+    bug,
+    ...(note ? { note } : {}),
+    ...(typeof output === "string" ? { output } : {}),
+    ...(typeof report === "string" ? { report } : {}),
+  };
 }
 
 /** Results per test, in file order; a test that never reported is "not-run". */

@@ -1,5 +1,4 @@
-import { hasOutput } from "../screen/results-window.js";
-import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
+import { outputKeyHint } from "../screen/results-window.js";
 import type { ScreenState } from "../screen/screen-state.js";
 import { interviewDone, isAttempting, isLocked, type DrillState } from "./drill-state.js";
 import { DRILL_KEYS as K } from "./messages.js";
@@ -11,6 +10,6 @@ export function drillKeys(screen: ScreenState, drill: DrillState): string[] {
   if (drill.confirm !== null) return [K.confirm];
   if (screen.pane) return [K.pane];
   const peek = isLocked(drill) ? K.locked(screen.exercise.tiers) : K.peekKeys(screen.exercise.tiers);
-  const output = hasOutput(screen) ? [SCREEN_MESSAGES.outputKey(screen.showOutput)] : [];
-  return [peek, K.rerun, ...output, isAttempting(drill) ? K.giveUp : K.quit];
+  const output = outputKeyHint(screen);
+  return [peek, K.rerun, ...(output ? [output] : []), isAttempting(drill) ? K.giveUp : K.quit];
 }

@@ -1,5 +1,5 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
-import { outputTextLines } from "../screen/results-window.js";
+import { outputTextLines, reportText } from "../screen/results-window.js";
 import { SCREEN_MESSAGES } from "../screen/screen-messages.js";
 import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "./failure-words.js";
 import type { TypeErrorReport } from "../typecheck/type-checker.js";
@@ -10,11 +10,12 @@ const indent = (text: string, pad = "        ") =>
     .map((line) => pad + line)
     .join("\n");
 
-/** How many lines of one test's output `lab check` prints; the rest are counted (--json has them all). */
+/** How many lines of one test's output, or of its report, `lab check` prints; the rest are counted (--json has them all). */
 export const OUTPUT_LINES_PRINTED = 40;
 
 export const REPORT_MESSAGES = {
   printed: "printed:",
+  report: SCREEN_MESSAGES.reportLabel,
   noTestRan: (kind: FileError["kind"]) =>
     `No test ran: ${kind === "syntax" ? "your file has a syntax error" : kind === "forged" ? "the run was stopped" : "your file did not load"}.`,
   guards: (id: string, summary: string) => `this test guards against the ${id} bug: ${summary}`,
@@ -52,14 +53,18 @@ function failureSaid(message: string): string[] {
   ];
 }
 
-/** What a test printed, under its row behind a bar; past OUTPUT_LINES_PRINTED lines, the rest are counted. */
-function printedLines(output: string): string[] {
-  const all = outputTextLines(output);
+/** Printed text under its label and a bar; past OUTPUT_LINES_PRINTED lines, the rest are counted. */
+function printedLines(label: string, text: string): string[] {
+  const all = outputTextLines(text);
   const cut = all.length > OUTPUT_LINES_PRINTED ? [SCREEN_MESSAGES.outputCut(all.length - OUTPUT_LINES_PRINTED)] : [];
-  return [indent(REPORT_MESSAGES.printed), ...[...all.slice(0, OUTPUT_LINES_PRINTED), ...cut].map((text) => indent(`│ ${text}`))];
+  return [indent(label), ...[...all.slice(0, OUTPUT_LINES_PRINTED), ...cut].map((line) => indent(`│ ${line}`))];
 }
 
-/** One row per test; a failing row is followed by what went wrong and the bug it points at. */
+/**
+ * One row per test; a failing row is followed by what went wrong and the bug it points at. Any
+ * row is followed by what the learner's code printed, then by what the test itself printed
+ * (its report: the tables the lessons promise, on passing rows too).
+ */
 export function describeTest(test: TestOutcome): string[] {
   const label = test.state === "passed" ? "PASS" : test.state === "skipped" ? "SKIP" : "FAIL";
   const lines = [`  ${label}  ${test.name}${test.state === "passed" ? ` (${Math.round(test.ms)} ms)` : ""}`];
@@ -71,7 +76,8 @@ export function describeTest(test: TestOutcome): string[] {
     if (bug) lines.push(indent(REPORT_MESSAGES.guards(bug.id, bug.summary)));
   }
   if (test.state === "skipped" && test.note) lines.push(indent(test.note));
-  if (test.output) lines.push(...printedLines(test.output));
+  if (test.output) lines.push(...printedLines(REPORT_MESSAGES.printed, test.output));
+  if (test.report) lines.push(...printedLines(REPORT_MESSAGES.report, reportText(test.report)));
   return lines;
 }
 

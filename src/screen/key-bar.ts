@@ -1,4 +1,4 @@
-import { hasOutput } from "./results-window.js";
+import { outputKeyHint } from "./results-window.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { allPassed, type ScreenState } from "./screen-state.js";
 
@@ -10,7 +10,8 @@ export function keyHints(state: ScreenState): string[] {
   const keys = [`h hint (${state.hintsShown}/${hints.length})`];
   if (tiers.length > 0) keys.push(`${[...tiers].sort().join(" ")} reference`);
   keys.push("l lesson", "r rerun");
-  if (hasOutput(state)) keys.push(M.outputKey(state.showOutput));
+  const output = outputKeyHint(state);
+  if (output) keys.push(output);
   if (allPassed(state) && state.next) keys.push("n next");
   keys.push("q quit");
   return keys;

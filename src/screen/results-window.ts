@@ -1,8 +1,8 @@
 /**
- * The test rows as one list of lines (each row, and under it what the test printed when
- * output is shown), and the window of it that fits: when the list is longer than its room,
- * a line counting the rows by state, then as many lines as fit from the offset, then where
- * the window is. The same keys as a pane scroll it (key-map.ts).
+ * The test rows as one list of lines (each row, and under it what the learner's code and the
+ * test itself printed when output is shown), and the window of it that fits: when the list is
+ * longer than its room, a line counting the rows by state, then as many lines as fit from the
+ * offset, then where the window is. The same keys as a pane scroll it (key-map.ts).
  */
 import { line, styled, type Line } from "./screen-lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
@@ -19,11 +19,32 @@ const BAR = "    │ ";
 /** The lines of printed text, without the newline that usually ends it. */
 export const outputTextLines = (output: string) => output.replace(/\r?\n$/, "").split(/\r?\n/);
 
-/** What a test printed, under its row, behind a bar; past `max` lines, the rest are counted. */
+/** A test's report without the blank lines a test frames its table with for a terminal's log: under a row, the bar frames it. */
+export function reportText(report: string): string {
+  const lines = report.split(/\r?\n/);
+  const blank = (at: number) => lines[at]!.trim() === "";
+  let [from, to] = [0, lines.length];
+  while (from < to && blank(from)) from++;
+  while (to > from && blank(to - 1)) to--;
+  return lines.slice(from, to).join("\n");
+}
+
+/**
+ * What a test printed, under its row, behind a bar, in at most `max` rows of the screen (a
+ * long line takes the rows it wraps to); the printed lines not shown whole are counted.
+ */
 export function outputLines(output: string, width: number, max = OUTPUT_LINES_SHOWN): Line[] {
   const all = outputTextLines(output);
-  const shown = all.slice(0, max).flatMap((text) => wrapCodeLine(text, Math.max(10, width - BAR.length)).map((piece) => `${BAR}${piece}`));
-  const cut = all.length > max ? [line(`${BAR}${M.outputCut(all.length - max)}`, { dim: true })] : [];
+  const shown: string[] = [];
+  let whole = 0;
+  for (const text of all) {
+    const room = max - shown.length;
+    const pieces = wrapCodeLine(text, Math.max(10, width - BAR.length));
+    shown.push(...pieces.slice(0, room).map((piece) => `${BAR}${piece}`));
+    if (pieces.length > room) break;
+    whole++;
+  }
+  const cut = whole < all.length ? [line(`${BAR}${M.outputCut(all.length - whole)}`, { dim: true })] : [];
   return [...styled(shown, { dim: true }), ...cut];
 }
 
@@ -42,6 +63,7 @@ export function allResultLines(state: ScreenState, width: number): { lines: Line
     if (open === -1 && (row.state === "failed" || row.state === "not-run" || row.state === "running")) open = lines.length;
     lines.push(...rowLines(row, width));
     if (state.showOutput && row.output) lines.push(...outputLines(row.output, width));
+    if (state.showOutput && row.report) lines.push(line(`    ${M.reportLabel}`, { dim: true }), ...outputLines(reportText(row.report), width));
   }
   return { lines, open: Math.max(0, open) };
 }
@@ -72,5 +94,9 @@ export function resultsPart(state: ScreenState, width: number, budget: number): 
   return { lines: [...counts, ...shown, footer], window: { offset, max, height } };
 }
 
-/** True when some test of the last run printed something: the o key has output to show. */
-export const hasOutput = (state: ScreenState) => state.rows.some((row) => row.output);
+/** True when the learner's code or a test of the last run printed something: the o key has something to show. */
+export const hasOutput = (state: ScreenState) => state.rows.some((row) => row.output || row.report);
+
+/** The o key's hint, naming what it shows; null when there is nothing to show. */
+export const outputKeyHint = (state: ScreenState): string | null =>
+  hasOutput(state) ? M.outputKey(state.showOutput, state.rows.some((row) => row.output) ? "output" : "report") : null;

@@ -30,6 +30,8 @@ export const SCREEN_MESSAGES = {
   peekAsk: (tier: number, n: number) =>
     `Tier ${tier} is the whole solution in the SDK. Opening it before exercise ${n} passes is recorded in your progress, as lab solution ${n} --force is, and your instructor's lab grade shows it.`,
   peekKeys: "y open it · any other key: back",
-  outputKey: (shown: boolean) => (shown ? "o hide output" : "o show output"),
+  /** Names the learner's output when there is any (a report then shows too, under its label): "output and report" leaves a failing run's keys no room at 80 columns. */
+  outputKey: (shown: boolean, what: "output" | "report") => `o ${shown ? "hide" : "show"} ${what}`,
+  reportLabel: "the test's report:",
   paneFooter: (from: number, to: number, total: number) => `lines ${from}–${to} of ${total} · ↑↓ scroll · space page · esc close`,
 } as const;

@@ -12,6 +12,8 @@ export interface Row {
   ms?: number;
   /** What the learner's code printed during this test, when it printed anything. */
   output?: string;
+  /** What the hidden test itself printed during this test, its report, when it printed anything. */
+  report?: string;
 }
 
 /** How a pane's text is fitted to its width: markdown reflows as prose, code breaks with a marker. */
@@ -93,7 +95,7 @@ export interface ScreenState {
    * follows the run: the first test not passed is at the top.
    */
   resultsOffset: number | null;
-  /** Each test's printed output is shown under its row (the o key). */
+  /** Each test's printed output and report are shown under its row (the o key). */
   showOutput: boolean;
   /** A reference that is a whole solution (tier 3) was asked for before passing: y opens it, and that is recorded. */
   peekAsked: number | null;
@@ -155,7 +157,13 @@ export function initialScreenState(init: {
   };
 }
 
-const rowOf = (test: TestOutcome): Row => ({ name: test.name, state: test.state, ms: test.ms, ...(test.output ? { output: test.output } : {}) });
+const rowOf = (test: TestOutcome): Row => ({
+  name: test.name,
+  state: test.state,
+  ms: test.ms,
+  ...(test.output ? { output: test.output } : {}),
+  ...(test.report ? { report: test.report } : {}),
+});
 
 function upsertRow(rows: Row[], row: Row): Row[] {
   const at = rows.findIndex((r) => r.name === row.name);

@@ -66,7 +66,7 @@ test("lab start 1 at 80×24: every one of the stub's failing rows can be reached
   tmux.keys("q");
 }, 90_000);
 
-test("o at 80×24 shows what a failing test printed under its row, cut and counted past twelve lines; o again hides it", async () => {
+test("o at 80×24 shows what a failing test printed under its row, cut and counted past twelve lines, then the test's own report; o again hides it", async () => {
   const dir = join(cwd, "ws");
   mkdirSync(dir);
   // The learner's own console.log, as its realm captures it: fifteen lines, then a wrong sum.
@@ -94,6 +94,16 @@ test("o at 80×24 shows what a failing test printed under its row, cut and count
   }
   expect(screen).toContain("│ DEBUG step 12");
   expect(screen).not.toContain("│ DEBUG step 13");
+  // Below the learner's output, the line the hidden test printed on purpose: its report, labelled.
+  while (!screen.includes("│ add(2, 3) returned 6") && windowOf(screen)!.to < windowOf(screen)!.total) {
+    const before = windowOf(screen)!.from;
+    tmux.keys("j");
+    screen = await tmux.until((s) => windowOf(s)?.from !== before, "one line down");
+  }
+  expect(screen).toContain("│ add(2, 3) returned 6");
+  const report = linesOf(screen).map((l) => l.trimEnd());
+  const said = report.indexOf("    │ add(2, 3) returned 6");
+  expect(report.slice(said - 2, said)).toEqual(["    │ … 3 more lines printed: lab check --json has all of it", "    the test's report:"]);
   tmux.keys("o");
   await tmux.until((s) => !s.includes("│ DEBUG") && s.includes("o show output"), "the output hidden again");
   tmux.keys("q");

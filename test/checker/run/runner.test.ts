@@ -151,6 +151,22 @@ describe("learner code that misbehaves", () => {
     expect(result.tests.map((t) => t.output)).toEqual(["adding 2 and 3\n", "adding 2 and 3\n", undefined]);
   });
 
+  test("what the hidden test prints is its report, failing or passing; what the learner's code prints is its output, never its report", async () => {
+    const file = learnerFile("prints-wrong.ts", solution.replace("return a + b;", "console.log(`adding ${a} and ${b}`);\n  return a + b + 1;"));
+    const wrong = await runner.run({ exercise: adder, implFile: file });
+    expect(wrong.tests.map((t) => [t.state, t.report, t.output])).toEqual([
+      ["failed", "add(2, 3) returned 6\n", "adding 2 and 3\n"],
+      ["failed", undefined, "adding 2 and 3\n"],
+      ["passed", undefined, undefined],
+    ]);
+    const right = await runner.run({ exercise: adder, implFile: adder.solution });
+    expect(right.tests.map((t) => [t.state, t.report, t.output])).toEqual([
+      ["passed", "add(2, 3) returned 5\n", undefined],
+      ["passed", undefined, undefined],
+      ["passed", undefined, undefined],
+    ]);
+  });
+
   test("learner code runs in a child process, never in the process that owns the runner", async () => {
     const pidFile = join(work, "pid.txt");
     const file = learnerFile(

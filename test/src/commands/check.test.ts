@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import type { RunResult } from "../../../checker/model/result.js";
 import { CHECK_NOTES, checkCommand } from "../../../src/commands/check.js";
 import { CONTEXT_MESSAGES } from "../../../src/commands/context.js";
 import { LEARNER_WORDS } from "../../../src/report/learner-words.js";
@@ -107,6 +108,30 @@ describe("lab check on the fixture exercise", () => {
     expect(JSON.parse(io.out())).toMatchObject({ exercise: "01-adder", status: "passed", passed: 3, failed: 0, total: 3, error: null });
   });
 
+  test("what the hidden test prints on purpose is the test's report: under its PASS row, labelled apart from the learner's output, and in --json", async () => {
+    const { cwd, file } = project();
+    writeFileSync(file, solution.replace("return a + b;", "console.log(`DEBUG ${a} + ${b}`);\n  return a + b;"));
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths)).toBe(0);
+    const lines = io.out().split("\n");
+    const row = lines.findIndex((l) => l.startsWith("  PASS  adds two numbers (off-by-one bug)"));
+    expect(lines.slice(row + 1, row + 5)).toEqual([
+      "        printed:",
+      "        │ DEBUG 2 + 3",
+      "        the test's report:",
+      "        │ add(2, 3) returned 5",
+    ]);
+    expect(lines[row + 5]).toMatch(/^ {2}PASS {2}asks the model to echo the sum/);
+    const json = captureIo(cwd);
+    await checkCommand("1", { json: true }, json, paths);
+    const tests = (JSON.parse(json.out()) as RunResult).tests;
+    expect(tests.map((t) => [t.output, t.report])).toEqual([
+      ["DEBUG 2 + 3\n", "add(2, 3) returned 5\n"],
+      ["DEBUG 2 + 3\n", undefined],
+      [undefined, undefined],
+    ]);
+  });
+
   test("no workspace file yet: says to run lab start first", async () => {
     const { cwd, file } = project();
     await expect(checkCommand("1", {}, captureIo(cwd), paths)).rejects.toThrow(CONTEXT_MESSAGES.noWorkspaceFile(file, 1));
@@ -147,6 +172,24 @@ describe("lab check as a process, on the real exercise 1", () => {
     ]);
     expect(lines[row + 5]).toMatch(/^ {8}this test guards against the split-results bug: Results travel in one user message each/);
   }, 120_000);
+});
+
+describe("a real exercise's promised table", () => {
+  test("lab check 5 --file solutions/05-semantic-cache.ts --json: the threshold sweep the lesson promises is the sweep test's report, and no other's", async () => {
+    const { cwd } = project(20);
+    const io = captureIo(cwd);
+    const file = join(root, "solutions/05-semantic-cache.ts");
+    expect(await checkCommand("5", { file, json: true }, io, { root, exercises: join(root, "exercises"), solutions: join(root, "solutions") })).toBe(0);
+    const tests = (JSON.parse(io.out()) as RunResult).tests;
+    const sweep = tests.find((t) => t.name.startsWith("the sweep 0.88 … 0.995"))!;
+    expect(sweep.state).toBe("passed");
+    expect(sweep.report ?? "(no report)").toContain("Threshold sweep over the staged pairs:\nthreshold   hit rate (of 25)   false-hit rate (of 25)\n");
+    // One row per threshold the lesson names, each with both rates and their counts.
+    const rows = sweep.report!.match(/^ +0\.\d{3} +\d\.\d\d \( ?\d+\) +\d\.\d\d \( ?\d+\)$/gm) ?? [];
+    expect(rows.map((r) => r.trim().split(/ +/)[0])).toEqual(["0.880", "0.900", "0.920", "0.940", "0.950", "0.960", "0.970", "0.980", "0.990", "0.995"]);
+    expect(tests.filter((t) => t.report?.includes("Threshold sweep"))).toHaveLength(1);
+    expect(tests.filter((t) => t.output !== undefined)).toEqual([]);
+  }, 60_000);
 });
 
 describe("an exercise folder that does not load", () => {

@@ -135,3 +135,31 @@ test("what a test printed follows its row in lab check's lines, passing or faili
   expect(lines[b + 41]).toBe("        │ … 5 more lines printed: lab check --json has all of it");
   expect(JSON.parse(JSON.stringify(said)).tests[1].output).toBe(long);
 });
+
+test("what the test itself printed, its report, follows the row labelled apart from the learner's, passing or failing, framing blank lines left out; the JSON keeps it whole", () => {
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, solution);
+  const sweep = "\nThreshold sweep over the staged pairs:\nthreshold   hit rate (of 25)\n    0.880     0.92 (23)\n\n";
+  const tests: TestOutcome[] = [
+    { name: "a", state: "passed", ms: 2, failure: null, bug: null, report: sweep },
+    { ...failing("b", "expected 1 to be 2 // Object.is equality"), output: "DEBUG b\n", report: "staged hit rate 0.4\n" },
+  ];
+  const said = inLearnerWords(run(file, tests), exercise);
+  expect(describeRun(said)).toEqual([
+    "  PASS  a (2 ms)",
+    "        the test's report:",
+    "        │ Threshold sweep over the staged pairs:",
+    "        │ threshold   hit rate (of 25)",
+    "        │     0.880     0.92 (23)",
+    "  FAIL  b",
+    "        found: 1; it should equal 2",
+    "        this test guards against the split-results bug: Results travel in one user message each.",
+    "        printed:",
+    "        │ DEBUG b",
+    "        the test's report:",
+    "        │ staged hit rate 0.4",
+    "",
+    "0 passed, 2 failed",
+  ]);
+  expect(JSON.parse(JSON.stringify(said)).tests[0].report).toBe(sweep);
+});

@@ -17,7 +17,7 @@ import { fakeIo } from "./streams.js";
 const { cleanup, render } = await importScreen(() => import("ink-testing-library"));
 const { ScreenView } = await importScreen(() => import("../../../src/screen/screen-view.js"));
 const { runScreen } = await importScreen(() => import("../../../src/screen/run-screen.js"));
-const { OUTPUT_LINES_SHOWN } = await importScreen(() => import("../../../src/screen/results-window.js"));
+const { OUTPUT_LINES_SHOWN, allResultLines } = await importScreen(() => import("../../../src/screen/results-window.js"));
 const { resultsWindow } = await importScreen(() => import("../../../src/screen/screen-layout.js"));
 
 afterEach(() => cleanup());
@@ -26,16 +26,27 @@ const SMALL = { columns: 80, rows: 24 };
 const NAMES = Array.from({ length: 23 }, (_, i) => `behaviour ${String(i + 1).padStart(2, "0")} that the hidden tests check (bug-${i + 1} bug)`);
 const FAILING = new Set([4, 11, 21]);
 
-/** Exercise-sized results: 23 tests, three failing, some of them printing as they ran. */
-function outcomes(output: (i: number) => string | undefined = () => undefined): TestOutcome[] {
+/** Exercise-sized results: 23 tests, three failing, some of them printing as they ran, some of them reporting. */
+function outcomes(output: (i: number) => string | undefined = () => undefined, report: (i: number) => string | undefined = () => undefined): TestOutcome[] {
   return NAMES.map((name, i) => {
-    const printed = output(i);
+    const [printed, said] = [output(i), report(i)];
     const base: TestOutcome = FAILING.has(i)
       ? { name, state: "failed", ms: 2, failure: { message: "expected NaN to be +0 // Object.is equality" }, bug: null }
       : { name, state: "passed", ms: 3, failure: null, bug: null };
-    return printed === undefined ? base : { ...base, output: printed };
+    return { ...base, ...(printed === undefined ? {} : { output: printed }), ...(said === undefined ? {} : { report: said }) };
   });
 }
+
+/** Exercise 5's threshold sweep as its hidden test prints it: framed by blank lines, as a terminal's log would be. */
+const SWEEP = [
+  "",
+  "Threshold sweep over the staged pairs:",
+  "threshold   hit rate (of 25)   false-hit rate (of 25)",
+  "    0.880     0.92 (23)          0.76 (19)",
+  "    0.995     0.04 ( 1)          0.00 ( 0)",
+  "",
+  "",
+].join("\n");
 
 const finished = (tests: TestOutcome[]): ScreenState =>
   [{ type: "run-started", exercise: "05", file: "/ws/05.ts" } as ScreenAction, { type: "run-finished", result: result(tests) } as ScreenAction].reduce(
@@ -92,13 +103,13 @@ test("what a test printed shows under its own row once o is pressed, capped and 
   const state = finished(outcomes(printed));
   const hidden = live(state).join("\n");
   expect(hidden).not.toContain("DEBUG");
-  expect(hidden).toContain(SCREEN_MESSAGES.outputKey(false));
+  expect(hidden).toContain(SCREEN_MESSAGES.outputKey(false, "output"));
   const shown = screenReducer(state, { type: "output-toggled" });
   const lines = live(shown);
   expectFits(lines);
   const row = lines.findIndex((l) => l.includes(NAMES[4]!));
   expect(lines.slice(row + 1, row + 3)).toEqual(["    │ DEBUG hitRate NaN", "    │ DEBUG hits 0 misses 0"]);
-  expect(lines.join("\n")).toContain(SCREEN_MESSAGES.outputKey(true));
+  expect(lines.join("\n")).toContain(SCREEN_MESSAGES.outputKey(true, "output"));
   // The long one: its first lines, then how many more there are, found by scrolling to it.
   const window = resultsWindow(shown)!;
   const frames = Array.from({ length: window.max + 1 }, (_, offset) => live(scrolledTo(shown, offset)).join("\n"));
@@ -107,6 +118,58 @@ test("what a test printed shows under its own row once o is pressed, capped and 
   expect(frames.some((f) => f.includes(`│ line ${OUTPUT_LINES_SHOWN}`))).toBe(true);
   expect(frames.some((f) => f.includes(`│ line ${OUTPUT_LINES_SHOWN + 1}`))).toBe(false);
   expect(SCREEN_MESSAGES.outputCut(18)).toBe("… 18 more lines printed: lab check --json has all of it");
+});
+
+test("what a test printed on purpose, its report, shows under its row once o is pressed, labelled apart from the learner's output", () => {
+  const report = (i: number) => (i === 2 ? SWEEP : i === 4 ? "staged hit rate 0.4\n" : undefined);
+  const reportOnly = finished(outcomes(() => undefined, report));
+  const hidden = live(reportOnly).join("\n");
+  expect(hidden).not.toContain("Threshold sweep");
+  expect(hidden).toContain("o show report");
+  const shown = live(scrolledTo(screenReducer(reportOnly, { type: "output-toggled" }), 0));
+  expectFits(shown);
+  const row = shown.findIndex((l) => l.includes(NAMES[2]!));
+  expect(shown.slice(row + 1, row + 6)).toEqual([
+    "    the test's report:",
+    "    │ Threshold sweep over the staged pairs:",
+    "    │ threshold   hit rate (of 25)   false-hit rate (of 25)",
+    "    │     0.880     0.92 (23)          0.76 (19)",
+    "    │     0.995     0.04 ( 1)          0.00 ( 0)",
+  ]);
+  expect(shown[row + 6]).toContain(NAMES[3]!);
+  expect(shown.join("\n")).toContain("o hide report");
+  // With the learner's own output as well: theirs first, then the test's, under its label; the key says output.
+  const both = screenReducer(finished(outcomes((i) => (i === 4 ? "DEBUG hits 2\n" : undefined), report)), { type: "output-toggled" });
+  const lines = live(both);
+  expectFits(lines);
+  const failing = lines.findIndex((l) => l.includes(NAMES[4]!));
+  expect(lines.slice(failing + 1, failing + 4)).toEqual(["    │ DEBUG hits 2", "    the test's report:", "    │ staged hit rate 0.4"]);
+  expect(lines.join("\n")).toContain("o hide output");
+  expect(SCREEN_MESSAGES.outputKey(false, "report")).toBe("o show report");
+});
+
+test("a printed line longer than the screen counts as the rows it wraps to: a test shows at most twelve rows under its row", () => {
+  // Exercise 7's report prints a finding whose line holds a whole system prompt, 6,057 characters.
+  const finding = `timestamp in system:\n-      "text": "Now: 2026-07-30T09:15:01Z${" lab".repeat(1500)}"\n+      "text": "Now: 2026-07-30T09:16:44Z"\n`;
+  const state = screenReducer(
+    finished(
+      outcomes(
+        () => undefined,
+        (i) => (i === 4 ? finding : undefined),
+      ),
+    ),
+    { type: "output-toggled" },
+  );
+  const { lines } = allResultLines(state, SMALL.columns);
+  const texts = lines.map((l) => l.map((segment) => segment.text).join(""));
+  const label = texts.indexOf("    the test's report:");
+  const under = texts.slice(
+    label + 1,
+    texts.findIndex((t, i) => i > label && !t.startsWith("    │ ")),
+  );
+  expect(under).toHaveLength(OUTPUT_LINES_SHOWN + 1);
+  expect(under[0]).toBe("    │ timestamp in system:");
+  expect(under.at(-1)).toBe(`    │ ${SCREEN_MESSAGES.outputCut(2)}`);
 });
 
 test("with no output from any test there is no o key", () => {
@@ -129,7 +192,8 @@ test("a syntax error shows only the syntax error: the type checker's word on the
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 const exercise = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
 
-test("keys on the live screen: j and space scroll the results as they scroll a lesson, k and b go back, o toggles the output", async () => {
+/** The live screen at 80×24 as `lab start` runs it, once a run with these results has finished. */
+async function liveScreenShowing(tests: TestOutcome[]) {
   const io = fakeIo();
   io.stdout.columns = 80;
   io.stdout.rows = 24;
@@ -140,7 +204,12 @@ test("keys on the live screen: j and space scroll the results as they scroll a l
   const exit = runScreen({ io, exercise, session, store, progress, elapsed: () => 0 });
   await until(() => listeners.size > 0, "the screen listening");
   for (const l of listeners) l({ type: "run-started", exercise: exercise.id, file: "/ws/f.ts" });
-  for (const l of listeners) l({ type: "run-finished", result: result(outcomes((i) => (i === 4 ? "DEBUG one\n" : undefined))) });
+  for (const l of listeners) l({ type: "run-finished", result: result(tests) });
+  return { io, store, exit };
+}
+
+test("keys on the live screen: j and space scroll the results as they scroll a lesson, k and b go back, o toggles the output", async () => {
+  const { io, store, exit } = await liveScreenShowing(outcomes((i) => (i === 4 ? "DEBUG one\n" : undefined)));
   await until(() => io.stdout.lastFrame().includes("lines 5–"), "the results window at the first failure");
   const start = resultsWindow(store.getState())!;
   io.stdin.write("j");
@@ -156,6 +225,27 @@ test("keys on the live screen: j and space scroll the results as they scroll a l
   await until(() => io.stdout.lastFrame().includes("│ DEBUG one"), "the output under its row");
   io.stdin.write("o");
   await until(() => !io.stdout.lastFrame().includes("│ DEBUG one"), "the output hidden again");
+  io.stdin.write("q");
+  await expect(exit).resolves.toBe("quit");
+});
+
+test("o on the live screen shows a passing test's report under its row, though no code of the learner's printed, and hides it again", async () => {
+  const { io, exit } = await liveScreenShowing(
+    outcomes(
+      () => undefined,
+      (i) => (i === 4 ? SWEEP : undefined),
+    ),
+  );
+  await until(() => io.stdout.lastFrame().includes("o show report"), "the key, for a report alone");
+  expect(io.stdout.lastFrame()).not.toContain("Threshold sweep");
+  io.stdin.write("o");
+  await until(() => io.stdout.lastFrame().includes("│ threshold   hit rate (of 25)"), "the report under its row");
+  const frame = io.stdout.lastFrame().split("\n");
+  const label = frame.indexOf("    the test's report:");
+  expect(frame[label - 1]).toContain(NAMES[4]!);
+  expect(frame[label + 1]).toBe("    │ Threshold sweep over the staged pairs:");
+  io.stdin.write("o");
+  await until(() => !io.stdout.lastFrame().includes("Threshold sweep") && io.stdout.lastFrame().includes("o show report"), "the report hidden again");
   io.stdin.write("q");
   await expect(exit).resolves.toBe("quit");
 });

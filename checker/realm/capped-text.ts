@@ -1,0 +1,24 @@
+/** Printed text kept up to a cap: what a test's output and report may hold, the rest counted. */
+
+/** The most one test's output or report keeps: enough for any table a lesson prints. */
+export const OUTPUT_CAP = 20_000;
+export const outputCut = (dropped: number) => `\n… and ${dropped} more characters it printed (cut here)\n`;
+
+export class CappedText {
+  private text = "";
+  private dropped = 0;
+
+  add(piece: string): void {
+    const room = Math.max(0, OUTPUT_CAP - this.text.length);
+    this.text += piece.slice(0, room);
+    this.dropped += Math.max(0, piece.length - room);
+  }
+
+  /** What was added since the last take, marked where it was cut, and empties it. */
+  take(): string {
+    const text = this.text + (this.dropped > 0 ? outputCut(this.dropped) : "");
+    this.text = "";
+    this.dropped = 0;
+    return text;
+  }
+}
