@@ -12,6 +12,8 @@ const indent = (text: string, pad = "        ") =>
 
 /** How many lines of one test's output, or of its report, `lab check` prints; the rest are counted (--json has them all). */
 export const OUTPUT_LINES_PRINTED = 40;
+/** How many characters of one printed line `lab check` prints: a whole prompt on one line would fill a screen. */
+export const OUTPUT_LINE_CHARS = 400;
 
 export const REPORT_MESSAGES = {
   printed: "printed:",
@@ -19,6 +21,7 @@ export const REPORT_MESSAGES = {
   noTestRan: (kind: FileError["kind"]) =>
     `No test ran: ${kind === "syntax" ? "your file has a syntax error" : kind === "forged" ? "the run was stopped" : "your file did not load"}.`,
   guards: (id: string, summary: string) => `this test guards against the ${id} bug: ${summary}`,
+  lineCut: (n: number) => `… ${n.toLocaleString("en-US")} more characters on this line: lab check --json has all of it`,
 } as const;
 
 /** The closing line CI and people read: "X passed, Y failed", or why no test ran at all. */
@@ -53,11 +56,14 @@ function failureSaid(message: string): string[] {
   ];
 }
 
-/** Printed text under its label and a bar; past OUTPUT_LINES_PRINTED lines, the rest are counted. */
+/** Printed text under its label and a bar; past OUTPUT_LINES_PRINTED lines, or OUTPUT_LINE_CHARS characters on a line, the rest are counted. */
 function printedLines(label: string, text: string): string[] {
   const all = outputTextLines(text);
   const cut = all.length > OUTPUT_LINES_PRINTED ? [SCREEN_MESSAGES.outputCut(all.length - OUTPUT_LINES_PRINTED)] : [];
-  return [indent(label), ...[...all.slice(0, OUTPUT_LINES_PRINTED), ...cut].map((line) => indent(`│ ${line}`))];
+  const clipped = all
+    .slice(0, OUTPUT_LINES_PRINTED)
+    .map((line) => (line.length > OUTPUT_LINE_CHARS ? line.slice(0, OUTPUT_LINE_CHARS) + REPORT_MESSAGES.lineCut(line.length - OUTPUT_LINE_CHARS) : line));
+  return [indent(label), ...[...clipped, ...cut].map((line) => indent(`│ ${line}`))];
 }
 
 /**

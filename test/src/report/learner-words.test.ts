@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { expect, test } from "vitest";
 import type { RunResult, TestOutcome } from "../../../checker/model/result.js";
 import { exportedNames, inLearnerWords, LEARNER_WORDS, missingExports, plainFailureMessage } from "../../../src/report/learner-words.js";
-import { describeRun } from "../../../src/report/plain-run.js";
+import { describeRun, OUTPUT_LINE_CHARS } from "../../../src/report/plain-run.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const exercise = { stub: resolve(import.meta.dirname, "../../../exercises/01-tool-loop/stub.ts") };
@@ -162,4 +162,16 @@ test("what the test itself printed, its report, follows the row labelled apart f
     "0 passed, 2 failed",
   ]);
   expect(JSON.parse(JSON.stringify(said)).tests[0].report).toBe(sweep);
+});
+
+test("a printed line longer than lab check prints is cut, the characters left out counted; the JSON keeps it whole", () => {
+  const file = join(tempDir("words"), "01-tool-loop.ts");
+  writeFileSync(file, solution);
+  const prompt = `system: ${"x".repeat(6_049)}`;
+  const tests: TestOutcome[] = [{ name: "a", state: "passed", ms: 2, failure: null, bug: null, report: `timestamp in system:\n${prompt}\n` }];
+  const said = inLearnerWords(run(file, tests), exercise);
+  const lines = describeRun(said);
+  expect(lines.slice(0, 3)).toEqual(["  PASS  a (2 ms)", "        the test's report:", "        │ timestamp in system:"]);
+  expect(lines[3]).toBe(`        │ ${prompt.slice(0, OUTPUT_LINE_CHARS)}… 5,657 more characters on this line: lab check --json has all of it`);
+  expect(JSON.parse(JSON.stringify(said)).tests[0].report).toContain(prompt);
 });
