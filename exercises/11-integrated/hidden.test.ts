@@ -318,7 +318,7 @@ describe("every other exit is a partial, and the prefix never changes", () => {
     await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
     const bodies = t.session.bodies();
     expect(bodies.length).toBeGreaterThan(2);
-    for (const body of bodies) expect(JSON.stringify(body.system)).toBe(JSON.stringify(bodies[0]!.system));
+    for (const body of bodies) expect(JSON.stringify(body.system), "the system prompt, the same on every call (note-in-system bug)").toBe(JSON.stringify(bodies[0]!.system));
     expect(bodies.some((b) => lastUser(b).includes(WRAP_UP)), "the note reached the model").toBe(true);
   });
 
@@ -328,13 +328,16 @@ describe("every other exit is a partial, and the prefix never changes", () => {
     const bodies = t.session.bodies();
     const noted = bodies.find((b) => lastUser(b).includes(WRAP_UP));
     expect(noted, "the note reached the model").toBeDefined();
-    expect(lastUser(noted!), "in the message that carries the results").toContain("tool_result");
-    for (const body of bodies) expect(splitUserMessages(body)).toEqual([]);
+    expect(lastUser(noted!), "the note, in the message that carries the results (wrap-up-own-message bug)").toContain("tool_result");
+    for (const body of bodies) expect(splitUserMessages(body), "user messages split in two (wrap-up-own-message bug)").toEqual([]);
   });
 
   test("the budget's stop returns a partial with its reason, steps and money (budget-throws bug)", async () => {
     const t = await setup("runaway", {}, { repeat: 1_000 });
-    const result = await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
+    const threw = "run threw instead of returning a partial (budget-throws bug)";
+    const result = await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts).catch((error: unknown) => {
+      throw new Error(`${threw}: ${error instanceof Error ? error.message : String(error)}`);
+    });
     expect(result).toMatchObject({ ok: false, reason: "budget exhausted" });
     expect(result.usd).toBeGreaterThanOrEqual(0.06);
     expect(result.usd, "the money spent, every call charged").toBeCloseTo(t.rows.reduce((sum, r) => sum + r.usd, 0), 9);
