@@ -5,12 +5,16 @@
 import { readdirSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ts from "typescript";
+import { loadExercises } from "../dist/checker/model/exercises.js";
 
 const root = resolve(import.meta.dirname, "..");
 const exercisesDir = join(root, "exercises");
 const { config } = ts.readConfigFile(join(exercisesDir, "tsconfig.json"), ts.sys.readFile);
 const { options: base, fileNames } = ts.parseJsonConfigFileContent(config, ts.sys, exercisesDir);
 const helpers = join(root, "checker/testing/index.ts");
+// The mutants are checked as the full files the runner runs (dist/exercises/*/mutants/): loading
+// the exercises writes any that are older than their diff or its base.
+loadExercises(exercisesDir, join(root, "solutions"));
 
 const host = ts.createCompilerHost(base);
 const parsed = new Map();

@@ -15,6 +15,9 @@ export type { ScenarioSession };
 
 export { startProvider };
 
+/** Resolves once the learner's realm has handled everything the test set off there (an abort, say), and the test has what came back. */
+export { realmsSettled } from "../realm/host.js";
+
 export { PLANTED_DOCUMENT, WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
 export { tokenText, WALKTHROUGH_OUTPUT } from "../provider/scenarios/accounting.js";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { approve, load, newRun, pending, reject, run, subagent, type RunState, type Tool, type TraceEvent } from "lab:impl";
-import { useScenario, type ScenarioSession } from "lab:test";
+import { realmsSettled, useScenario, type ScenarioSession } from "lab:test";
 
 /** The contract's opus prices, USD per token: the tests price the wire themselves. */
 const OPUS = { in: 5e-6, out: 25e-6 };
@@ -441,7 +441,12 @@ describe("12 five exits", () => {
 
     // Stop pressed while a model call is on its way: that call is cancelled too, never answered.
     const halt = new AbortController();
-    const midCall = await open("runaway", (n) => void (n === 2 && halt.abort("user pressed Stop")));
+    // The Stop reaches the call's own signal through the learner's realm before the request leaves.
+    const midCall = await open("runaway", async (n) => {
+      if (n !== 2) return;
+      halt.abort("user pressed Stop");
+      await realmsSettled();
+    });
     const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
     expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
     expect(midCall.calls(), "the provider never got the second call").toHaveLength(1);

@@ -133,7 +133,7 @@ describe("lab check as a process, on the real exercise 1", () => {
   }, 180_000); // two whole processes, each with a cold type check after its run
 
   test("a failing assertion reads under the test's sentence: its own sentence checked, then the matcher's text in plain words as what was found", () => {
-    const mutant = "exercises/01-tool-loop/mutants/split-results.ts";
+    const mutant = "dist/exercises/01-tool-loop/mutants/split-results.ts";
     const run = spawnSync(process.execPath, [bin, "check", "1", "--file", mutant], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(1);
     const lines = run.stdout.split("\n");
