@@ -1,6 +1,6 @@
 // Type-checks the exercise files (exercises/tsconfig.json: stubs, solutions, mutants, alternatives,
 // references), then every exercises/*/hidden.test.ts the way the checker runs it: "lab:impl" is
-// the exercise's solution and "lab:test" the test helpers. The mapping differs per exercise, so
+// the exercise's solution, "lab:test" the shared test helpers and "lab:support" its own support/. The mapping differs per exercise, so
 // each hidden test gets its own program; all share one compiler host, so each file is parsed once.
 import { readdirSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -39,7 +39,9 @@ for (const folder of readdirSync(exercisesDir).sort()) {
   const hiddenTest = join(exercisesDir, folder, "hidden.test.ts");
   if (!existsSync(hiddenTest)) continue;
   const solution = join(root, "solutions", `${folder}.ts`);
-  const options = { ...base, baseUrl: root, paths: { "lab:impl": [solution], "lab:test": [helpers] } };
+  const support = join(exercisesDir, folder, "support", "index.ts");
+  const paths = { "lab:impl": [solution], "lab:test": [helpers], ...(existsSync(support) ? { "lab:support": [support] } : {}) };
+  const options = { ...base, baseUrl: root, paths };
   const program = ts.createProgram({ rootNames: [hiddenTest], options, host });
   checked++;
   if (!check(program)) failed++;

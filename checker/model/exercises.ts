@@ -1,7 +1,7 @@
 /** Exercises are data: folders named NN-slug, each described by a validated exercise.json. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { listMutants, MutantError, writeMutants, type Mutant } from "./mutants.js";
+import { builtDir, listMutants, MutantError, writeMutants, type Mutant } from "./mutants.js";
 
 export interface Question {
   q: string;
@@ -9,7 +9,7 @@ export interface Question {
 }
 
 export interface Exercise {
-  /** "04-loop-guard" */
+  /** "NN-slug", the folder's name */
   id: string;
   number: number;
   slug: string;
@@ -21,7 +21,12 @@ export interface Exercise {
   bugs: Record<string, string>;
   questions: Question[];
   dir: string;
-  /** The learner's file name in the workspace: "04-loop-guard.ts". */
+  /**
+   * Where the build puts what it makes of this folder: support/ and scenarios.ts compiled,
+   * each diff mutant written out whole (dist/exercises/NN-slug/ of the lab the folder is in).
+   */
+  built: string;
+  /** The learner's file name in the workspace: "NN-slug.ts". */
   fileName: string;
   lesson: string;
   stub: string;
@@ -129,6 +134,7 @@ function parse(dir: string, solutionsDir: string): Exercise {
     bugs,
     questions,
     dir,
+    built: builtDir(dir),
     fileName: `${folder}.ts`,
     ...files,
     solution: join(solutionsDir, `${folder}.ts`),
@@ -137,6 +143,9 @@ function parse(dir: string, solutionsDir: string): Exercise {
     alternatives,
   };
 }
+
+/** The exercise's compiled support/: what its hidden tests import as "lab:support" (and its demo as kit.support()). */
+export const supportModule = (exercise: Pick<Exercise, "built">) => join(exercise.built, "support", "index.js");
 
 /**
  * Writes the full file of each of the exercise's diff mutants; `always`: even when it looks

@@ -17,7 +17,7 @@ export interface Hunk {
 export interface MutantDiff {
   /** What the mutant gets wrong, in words (the text before `---`). */
   note: string;
-  /** The base file, as the diff names it: "solutions/01-tool-loop.ts", "exercises/12-five-exits/alternatives/x.ts". */
+  /** The base file, as the diff names it: "solutions/NN-slug.ts", "exercises/NN-slug/alternatives/x.ts". */
   base: string;
   /** The `---` line's number in the diff file. */
   baseLine: number;
@@ -44,7 +44,7 @@ export const MUTANT_DIFF_MESSAGES = {
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 const stripPrefix = (path: string, prefix: string) => (path.startsWith(prefix) ? path.slice(prefix.length) : path);
 
-/** Reads a diff; `where` is how errors name it ("exercises/01-tool-loop/mutants/split-results.diff"). */
+/** Reads a diff; `where` is how errors name it ("exercises/NN-slug/mutants/<bug>.diff"). */
 export function parseMutantDiff(text: string, where: string): MutantDiff {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   if (lines.at(-1) === "") lines.pop();

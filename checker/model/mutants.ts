@@ -3,7 +3,7 @@
  * see mutant-diff.ts) and written out as a full file where a full file is needed: the runner,
  * `lab check --file`, the type check. A mutant that is a true rewrite stays a full file
  * (mutants/<bug>.ts) whose first line says why. A subfolder of mutants/ is a group of them
- * (exercise 12's blind/), loaded as "<group>/<bug>"; anything else in mutants/ is refused.
+ * (blind/, say: mutants written from the lesson alone), loaded as "<group>/<bug>"; anything else in mutants/ is refused.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
@@ -38,16 +38,17 @@ export class MutantError extends Error {
 }
 
 interface Where {
-  /** The exercise folder, e.g. …/exercises/01-tool-loop. */
+  /** The exercise folder, …/exercises/NN-slug. */
   dir: string;
   exercisesDir: string;
   solutionsDir: string;
 }
 
-/** Where the full file of a diff mutant is written: the lab's dist/, beside its compiled exercise folders. */
-export function builtMutantFile(where: Pick<Where, "dir" | "exercisesDir">, name: string): string {
-  return join(dirname(where.exercisesDir), "dist", "exercises", basename(where.dir), "mutants", `${name}.ts`);
-}
+/** Where the build puts what it makes of an exercise folder: dist/exercises/NN-slug/ of the lab the folder is in. */
+export const builtDir = (dir: string) => join(dirname(dir), "..", "dist", "exercises", basename(dir));
+
+/** Where the full file of a diff mutant is written. */
+export const builtMutantFile = (where: Pick<Where, "dir">, name: string) => join(builtDir(where.dir), "mutants", `${name}.ts`);
 
 /** Every mutant file in mutants/ and its one-deep groups, refusing anything else (never skipping it). */
 export function listMutants(where: Where, bugs: Record<string, string>): Mutant[] {

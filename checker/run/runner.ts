@@ -163,7 +163,7 @@ export class Runner {
           teardownTimeout: 1_000,
           reporters: [runReporter(bindings)],
           execArgv: options.execArgv ?? [],
-          server: { deps: { external: [/\/dist\/checker\//, /node_modules/] } },
+          server: { deps: { external: [/\/dist\/checker\//, /\/dist\/exercises\//, /node_modules/] } },
           passWithNoTests: true,
           includeTaskLocation: options.taskLocations ?? true,
           printConsoleTrace: false,

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { Offloader, READ_ARTIFACT_TOOL } from "lab:impl";
-import { exerciseFixtures, PLANTED_DOCUMENT, useScenario } from "lab:test";
+import { PLANTED_DOCUMENT } from "lab:support";
+import { exerciseFixtures, useScenario } from "lab:test";
 
 const OUTSIDE = "Error: path outside the artifact directory.";
 /** A refusal the model can read that carries nothing of the file: no passwd line. */

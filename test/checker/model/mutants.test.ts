@@ -89,7 +89,7 @@ describe("an exercise's mutants: every file in mutants/ is loaded or refused, an
     writeFileSync(lab.solution, readFileSync(lab.solution, "utf8").replace(line, line.replace(";", " || false;")));
     const message = `exercises/01-adder/mutants/cjs-copy.diff:14: ${MUTANT_DIFF_MESSAGES.missing("solutions/01-adder.ts", line)}`;
     expect(lab.load).toThrow(message);
-    const build = spawnSync(process.execPath, [join(labPaths().root, "scripts/build-mutants.mjs"), lab.root], { encoding: "utf8" });
+    const build = spawnSync(process.execPath, [join(labPaths().root, "scripts/build-exercises.mjs"), lab.root], { encoding: "utf8" });
     expect(build.stderr).toBe(`${message}\nThe build stops: an exercise does not load.\n`);
     expect(build.status).toBe(1);
   });

@@ -20,6 +20,7 @@ const exercise = (alternatives: string[] = []): Exercise => ({
   bugs: { "off-by-one": "adds one too many", "lost-sign": "drops the sign" },
   questions: [],
   dir: "/lab/exercises/01-adder",
+  built: "/lab/dist/exercises/01-adder",
   fileName: "01-adder.ts",
   lesson: "/lab/exercises/01-adder/lesson.md",
   stub: "/lab/exercises/01-adder/stub.ts",

@@ -1,11 +1,11 @@
 /**
- * Request builders for exercise 7: one shaped token for token like the chapter's healthy
+ * Request builders for the cache audit: one shaped token for token like the chapter's healthy
  * call, healthy and weak ones, and one per invalidator the chapter says to inject on
  * purpose (a clock in the system prompt, a tool's keys reordered, a model switch). Each
  * call of a factory returns a builder with its own counter, so tests do not share state.
  */
 import type Anthropic from "#anthropic-sdk";
-import { padToTokens } from "../provider/scenarios/index.js";
+import { padToTokens } from "../../../checker/testing/index.js";
 
 export type BuildRequest = (question: string) => Anthropic.MessageCreateParamsNonStreaming;
 

@@ -1,11 +1,19 @@
 /**
- * A small customer-support model for exercise 6's suite. It reads the goal, uses only
+ * A small customer-support model for the eval harness's suite. It reads the goal, uses only
  * the tools the request offers, and retries an order lookup for as long as the order
  * service says "try again", up to SUPPORT_RETRY_LIMIT lookups: without a step cap on
  * the harness side, that is how far one unlucky case runs.
  */
-import { callsOf, defineScenario, lastAnswered, text, toolUse } from "./helpers.js";
-import type { ScenarioContext, ScenarioReply } from "./types.js";
+import {
+  callsOf,
+  defineScenario,
+  lastAnswered,
+  text,
+  toolUse,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioReply,
+} from "../../checker/provider/scenarios/helpers.js";
 
 export const SUPPORT_RETRY_LIMIT = 11;
 
@@ -64,3 +72,5 @@ export const supportDesk = defineScenario({
     return text("How can I help with your order or account?");
   },
 });
+
+export const scenarios: Scenario[] = [supportDesk];

@@ -1,16 +1,26 @@
 /**
- * Exercise 11 and `lab triage`: the chapter's walk-through for tenant acme, as a model.
+ * The assembled loop and `lab triage`: the chapter's walk-through for tenant acme, as a model.
  * acme-triage asks search_docs and get_account in one turn, reads the offloaded search
  * result back a page at a time, answers with one uncited claim, and cites it once the
  * harness objects. Each reply is sized in output tokens so that, with the reference parts and
  * a loop that caches the conversation, the five calls price to the chapter's figures.
  * acme-actions asks for an unknown tool, an unconfirmed refund and a confirmed one.
  */
-import { countText } from "../tokens.js";
-import { asks, call, callsOf, defineScenario, flag, say, text } from "./helpers.js";
-import { padToTokens } from "./measured.js";
-import { isOn } from "./options.js";
-import type { ReplyBlock, ScenarioContext } from "./types.js";
+import {
+  asks,
+  call,
+  callsOf,
+  countText,
+  defineScenario,
+  flag,
+  isOn,
+  padToTokens,
+  say,
+  text,
+  type ReplyBlock,
+  type Scenario,
+  type ScenarioContext,
+} from "../../checker/provider/scenarios/helpers.js";
 
 /**
  * Output tokens of the five replies. With the 6,060-token prefix (tools and system), the
@@ -105,3 +115,5 @@ export const acmeActions = defineScenario({
     return text(`${refused} of ${ctx.calls.length} calls were refused; the confirmed refund went through.`);
   },
 });
+
+export const scenarios: Scenario[] = [acmeTriage, acmeActions];

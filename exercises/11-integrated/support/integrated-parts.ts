@@ -6,10 +6,7 @@ import type Anthropic from "#anthropic-sdk";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { ACCOUNTS, ACME_CACHED, type DispatchRecord, searchDump } from "./acme-fixture.js";
-import { stagedVector } from "./staged-embeddings.js";
-import { tokenText } from "../provider/scenarios/accounting.js";
-import { usdOf } from "./pricing.js";
-import { realmsSettled } from "../realm/host.js";
+import { realmsSettled, stagedVector, tokenText, usdOf } from "../../../checker/testing/index.js";
 
 interface Usage {
   input_tokens: number;

@@ -1,15 +1,5 @@
-/** Scenarios whose token counts are set exactly, for exercise 10's priced walk-through. */
-import { defineScenario, text } from "./helpers.js";
-import { integers } from "./options.js";
-
-/**
- * Text of exactly `tokens` o200k_base tokens: "note" and then " note" repeated, each one
- * token. The provider counts a segment's tokens alone, so this holds wherever it is sent.
- */
-export function tokenText(tokens: number, word = "note"): string {
-  if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`tokenText needs a whole number of tokens of at least 1, not ${tokens}`);
-  return word + ` ${word}`.repeat(tokens - 1);
-}
+/** The accounting chapter's priced walk-through: replies whose output token counts are set exactly. */
+import { defineScenario, integers, text, tokenText, type Scenario } from "../../checker/provider/scenarios/helpers.js";
 
 /** The chapter's walk-through: 180, 150, 120, 260 and 300 output tokens on turns 1 to 5. */
 export const WALKTHROUGH_OUTPUT = [180, 150, 120, 260, 300] as const;
@@ -25,3 +15,5 @@ export const walkthrough = defineScenario({
     return text(tokenText(tokens, "answer"));
   },
 });
+
+export const scenarios: Scenario[] = [walkthrough];

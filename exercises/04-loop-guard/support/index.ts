@@ -6,7 +6,7 @@
  * guard's step cap (halted), ends the run with a partial report.
  */
 import type Anthropic from "#anthropic-sdk";
-import type { ScenarioSession } from "./scenario-session.js";
+import type { ScenarioSession } from "../../../checker/testing/index.js";
 
 /** The part of a LoopGuard the loop uses. */
 export interface Guard {

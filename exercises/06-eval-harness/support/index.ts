@@ -1,10 +1,12 @@
 /**
- * Agents for exercise 6's hidden tests: scripted ones that return fixed traces (in a
+ * Agents for the eval harness's hidden tests: scripted ones that return fixed traces (in a
  * seeded order, for flaky cases), and a real support agent, a tool-calling loop with
  * the SDK against the provider's `support-desk` scenario.
  */
 import type Anthropic from "#anthropic-sdk";
-import { usdOf } from "./pricing.js";
+import { usdOf } from "../../../checker/testing/index.js";
+
+export { SUPPORT_RETRY_LIMIT } from "../scenarios.js";
 
 export interface Step {
   tool: string;

@@ -1,6 +1,7 @@
 /** Exercise 4's test loop: a first trip goes back marked is_error, a second one ends the run. */
 import { afterAll, describe, expect, test } from "vitest";
-import { guardedRun, LOOP_WORLDS, markedResults, provider, useScenario, type Guard } from "../../../checker/testing/index.js";
+import { provider, useScenario } from "../../checker/testing/index.js";
+import { guardedRun, LOOP_WORLDS, markedResults, type Guard } from "../../exercises/04-loop-guard/support/index.js";
 
 /** A guard that nudges on its `at`-th check and on every one after it. */
 function nudgingFrom(at: number): Guard & { checks: number } {

@@ -1,10 +1,19 @@
 /**
- * Text of an exact size in the provider's own token count, and a scenario whose reply
- * has an exact size: what a test needs to rebuild a usage table token for token.
+ * Text of an exact size in the provider's own token count (o200k_base, a segment counted on
+ * its own): what a scenario needs to size a reply, and a test to rebuild a usage table token for token.
  */
 import { countText } from "../tokens.js";
-import { defineScenario, numberOption, text } from "./helpers.js";
-import { integer } from "./options.js";
+
+export { countText };
+
+/**
+ * Text of exactly `tokens` o200k_base tokens: "note" and then " note" repeated, each one
+ * token. The provider counts a segment's tokens alone, so this holds wherever it is sent.
+ */
+export function tokenText(tokens: number, word = "note"): string {
+  if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`tokenText needs a whole number of tokens of at least 1, not ${tokens}`);
+  return word + ` ${word}`.repeat(tokens - 1);
+}
 
 /** One o200k token per repetition, with no merges across repetitions. */
 const UNIT = " lab";
@@ -21,10 +30,3 @@ export function padToTokens(head: string, tokens: number): string {
   }
   throw new Error(`"${head.slice(0, 40)}…" cannot be padded to exactly ${tokens} tokens (it is ${countText(head)} on its own)`);
 }
-
-export const exactReply = defineScenario({
-  name: "exact-reply",
-  description: "answers every question with a text of exactly out=400 output tokens",
-  options: { out: integer(1, 32_000) },
-  reply: (ctx) => text(padToTokens("Here is the answer.", numberOption(ctx, "out", 400))),
-});

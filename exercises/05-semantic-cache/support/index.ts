@@ -3,7 +3,7 @@
  * paraphrases would be served (hit rate) and how many near misses (false-hit rate),
  * each divided by the length of its own list.
  */
-import type { LabelledPair } from "./staged-embeddings.js";
+import type { LabelledPair } from "../../../checker/testing/index.js";
 
 export const SWEEP_THRESHOLDS = [0.88, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995] as const;
 
