@@ -6,7 +6,7 @@
  * (blind/, say: mutants written from the lesson alone), loaded as "<group>/<bug>"; anything else in mutants/ is refused.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { applyMutantDiff, MutantDiffError, parseMutantDiff } from "./mutant-diff.js";
 
 export interface Mutant {
@@ -45,7 +45,7 @@ interface Where {
 }
 
 /** Where the build puts what it makes of an exercise folder: dist/exercises/NN-slug/ of the lab the folder is in. */
-export const builtDir = (dir: string) => join(dirname(dir), "..", "dist", "exercises", basename(dir));
+export const builtDir = (dir: string) => resolve(dirname(dir), "..", "dist", "exercises", basename(dir));
 
 /** Where the full file of a diff mutant is written. */
 export const builtMutantFile = (where: Pick<Where, "dir">, name: string) => join(builtDir(where.dir), "mutants", `${name}.ts`);
