@@ -101,7 +101,8 @@ test("a new exercise is one folder: exercise 99, with its own scenario and suppo
 
   const built = await run(process.execPath, [join(lab.root, "scripts/build-exercises.mjs"), root]);
   expect(built.stdout).toContain("exercises: 2 support and scenario files compiled, 1 mutants written as full files");
-  for (const file of ["support/index.js", "scenarios.js", "mutants/quiet.ts"]) expect(existsSync(join(root, "dist/exercises/99-throwaway", file)), file).toBe(true);
+  for (const file of ["support/index.js", "scenarios.js", "mutants/quiet.ts"])
+    expect(existsSync(join(root, "dist/exercises/99-throwaway", file)), file).toBe(true);
 
   writeFileSync(join(root, "self-check.mjs"), SELF_CHECK);
   const checked = await run(process.execPath, ["self-check.mjs"], { cwd: root });
