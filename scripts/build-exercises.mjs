@@ -33,13 +33,13 @@ for (const exercise of exercises) {
     const { outputText, sourceMapText } = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions, fileName: file });
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, outputText.replace(/\/\/# sourceMappingURL=.*$/, `//# sourceMappingURL=${out.split("/").at(-1)}.map`));
-    writeFileSync(`${out}.map`, sourceMapText);
+    writeFileSync(`${out}.map`, sourceMapText ?? "");
     compiled++;
   }
   try {
     written += writeExerciseMutants(exercise, { always: true }).length;
   } catch (err) {
-    problems.push(err);
+    problems.push(/** @type {import("../dist/checker/model/exercises.js").ExerciseError} */ (err));
   }
 }
 for (const problem of problems) process.stderr.write(`${problem.message}\n`);
