@@ -307,8 +307,8 @@ export class Membrane {
           const own = Reflect.getOwnPropertyDescriptor(t, key);
           if (own && !own.configurable) return own;
           const wire = wireKey(key);
-          const found = wire === null ? undefined : (call("describe", { key: wire }) as { value: unknown; enumerable: boolean; writable: boolean } | undefined);
-          return found && { ...found, configurable: true };
+          const found = wire === null ? undefined : (call("describe", { key: wire }) as [value: unknown, enumerable: boolean, writable: boolean] | undefined);
+          return found && { value: found[0], enumerable: found[1], writable: found[2], configurable: true };
         },
         apply: (_t, self, args) => call("apply", { self: this.encode(self), args: args.map((a) => this.encode(a)) }),
         construct: (_t, args) => call("construct", { args: args.map((a) => this.encode(a)) }) as object,
@@ -457,7 +457,8 @@ export class Membrane {
       case "describe": {
         const found = Reflect.getOwnPropertyDescriptor(target, key);
         if (!found) return undefined;
-        return { value: "value" in found ? found.value : Reflect.get(target, key), enumerable: found.enumerable ?? false, writable: found.writable ?? false };
+        // A tuple, which crosses item by item: an object holding a function would cross as a handle.
+        return ["value" in found ? found.value : Reflect.get(target, key), found.enumerable ?? false, found.writable ?? false];
       }
       case "instanceof":
         return typeof target === "function" && args[0] instanceof (target as unknown as new () => object);

@@ -131,3 +131,10 @@ export {
 } from "./staged-embeddings.js";
 export { CACHE_READ, CACHE_WRITE, PRICES, usdOf, type TokenCounts } from "./pricing.js";
 export { exerciseFixtures } from "./fixtures.js";
+/**
+ * Resolves once the learner's code has run everything the test has set off in it so far (it runs
+ * in a realm of its own, checker/realm/): a test that presses Stop inside a callback waits for
+ * the learner's code to hear it before the callback goes on, as it would have heard it at once
+ * had they shared a realm.
+ */
+export { realmsSettled as learnerCaughtUp } from "../realm/host.js";

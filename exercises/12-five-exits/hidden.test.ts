@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { approve, load, newRun, pending, reject, run, subagent, type RunState, type Tool, type TraceEvent } from "lab:impl";
-import { realmsSettled, useScenario, type ScenarioSession } from "lab:test";
+import { learnerCaughtUp, useScenario, type ScenarioSession } from "lab:test";
 
 /** The contract's opus prices, USD per token: the tests price the wire themselves. */
 const OPUS = { in: 5e-6, out: 25e-6 };
@@ -439,13 +439,13 @@ describe("12 five exits", () => {
     expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
     expect(session.calls()).toHaveLength(1);
 
-    // Stop pressed while a model call is on its way: that call is cancelled too, never answered.
+    // Stop pressed while a model call is on its way: that call is cancelled too, never answered
+    // (the request goes out only once the learner's code has heard the Stop).
     const halt = new AbortController();
-    // The Stop reaches the call's own signal through the learner's realm before the request leaves.
     const midCall = await open("runaway", async (n) => {
       if (n !== 2) return;
       halt.abort("user pressed Stop");
-      await realmsSettled();
+      await learnerCaughtUp();
     });
     const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
     expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });

@@ -15,7 +15,7 @@ import { stripVTControlCharacters } from "node:util";
 import { supportModule, type Exercise } from "../../checker/model/exercises.js";
 import { labPaths } from "../../checker/paths.js";
 import { startProvider } from "../../checker/provider/index.js";
-import { bundleLearner, learnerSdkUrl } from "../../checker/realm/bundle.js";
+import { bundleLearner, LearnerSyntaxError, learnerSdkUrl } from "../../checker/realm/bundle.js";
 import { UsageError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { NARRATION_MARK, type ChildArgs, type ChildReport } from "./demo-protocol.js";
@@ -56,6 +56,7 @@ type BundleError = { message?: string; loc?: { file?: string; line: number; colu
 
 /** The bundler's first problem in one line: where, and what (a syntax error, an import the wall refused). */
 function bundleProblem(err: unknown): string {
+  if (err instanceof LearnerSyntaxError) return err.message;
   const first = ((err as { errors?: BundleError[] }).errors?.[0] ?? err) as BundleError;
   const what = stripVTControlCharacters(first.message ?? String(err))
     .split("\n")

@@ -125,6 +125,25 @@ describe("what the learner's realm shares with the test, and what it keeps as wr
     expect(await m.listen(new Emitter())).toEqual(["one", "two"]);
   });
 
+  test("an object the test hands over, a function among its fields, spreads and enumerates as the object it is", async () => {
+    const m = await learner(
+      "spreads",
+      `export function look(o: Record<string, unknown>) {
+         const copy = { extra: 1, ...o };
+         const entries = Object.entries(o).map(([k, v]) => [k, typeof v]);
+         return [Object.keys(copy), entries, (copy.embed as (x: number) => number)(2)];
+       }`,
+    );
+    expect(m.look({ model: "opus", embed: (x: number) => x * 21 })).toEqual([
+      ["extra", "model", "embed"],
+      [
+        ["model", "string"],
+        ["embed", "function"],
+      ],
+      42,
+    ]);
+  });
+
   test("what the learner's code prints is taken in order, stdout and stderr alike, and cut past the cap with a count", async () => {
     const m = await learner(
       "prints",

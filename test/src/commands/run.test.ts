@@ -35,10 +35,11 @@ test("lab run 12 runs the harness through an approval and writes the JSONL trace
   expect(run.stdout).toContain(RUN_MESSAGES.trace(trace, "ws/runs/12-five-exits.jsonl"));
   const shown = await lab(["trace", "ws/runs/12-five-exits.jsonl"], cwd);
   expect(shown.code).toBe(0);
+  // Each event's line starts with its time ("+0.012s"); the wall-time summary after them does not.
   const kinds = shown.stdout
     .trimEnd()
     .split("\n")
-    .slice(1)
+    .filter((l) => /^\s*\+\d/.test(l))
     .map((l) => l.trim().split(/\s+/)[1]);
   expect(kinds).toEqual(["turn", "tool_start", "tool_result", "turn", "approval_required", "run_stopped", "tool_start", "tool_result", "turn", "run_stopped"]);
   expect(shown.stdout).toMatch(/run_stopped +interrupted \(approval\), 2 turns/);
@@ -72,7 +73,7 @@ test("the stub throws, a syntax error is said where it is, an await that never s
   const bad = await lab(["run", "1", "--file", "ws/bad.ts"], cwd);
   expect([bad.code, bad.stdout.trimEnd().split("\n").at(-1)]).toEqual([
     1,
-    RUN_MESSAGES.notBundled(`${join(cwd, "ws/bad.ts")}:2:1: [PARSE_ERROR] Expected \`}\` but found \`EOF\``),
+    RUN_MESSAGES.notBundled(`Syntax error in ${join(cwd, "ws/bad.ts")}:2:1: Expected \`}\` but found \`EOF\``),
   ]);
   const hang = await lab(["run", "1", "--file", "ws/hang.ts"], cwd);
   expect([hang.code, hang.stdout.trimEnd().split("\n").at(-1)]).toEqual([1, RUN_MESSAGES.neverSettled]);

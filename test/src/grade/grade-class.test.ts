@@ -83,7 +83,7 @@ describe("grading again", () => {
     expect(csv.out).toBe("");
     expect(csv.err).toContain(GRADE_NOTES.wrote(out));
     expect(readFileSync(out, "utf8").split("\r\n")[3]).toMatch(
-      /^ben,01-adder,1,fail,2,3,adds negative numbers \(off-by-one bug\),expected 5 to be -5 \/\/ Object.is equality,\d+,,,$/,
+      /^ben,01-adder,1,fail,2,3,adds negative numbers \(off-by-one bug\),expected 5 to be -5 \/\/ Object.is equality,\d+,,,"1 hint, tier 3 before passing"$/,
     );
   });
 

@@ -169,7 +169,7 @@ describe("the report", () => {
 });
 
 describe("what a learner's .lab/ says", () => {
-  test("drills: attempts, passes, the best time with nothing opened and its lines; peeks: hints, the solution, peeked drills", () => {
+  test("drills: attempts, passes, the best time with nothing opened and its lines; peeks: hints, the solution, tier 3 before passing, peeked drills (a pasted drill is no best)", () => {
     const dir = tempDir("notes");
     mkdirSync(join(dir, ".lab"));
     const drills = [
@@ -177,18 +177,27 @@ describe("what a learner's .lab/ says", () => {
       { exercise: 1, seconds: 200, passed: true, lines: 8 },
       { exercise: 1, seconds: 90, passed: true, peeked: true, peeks: ["hint", "tier 1"] },
       { exercise: 1, seconds: 60, passed: false },
+      // Green faster than it could be typed: pasted, so no best (src/drill/targets.ts).
+      { exercise: 1, seconds: 30, passed: true, lines: 8, pasted: true },
     ];
     writeFileSync(join(dir, ".lab/drills.jsonl"), `${drills.map((d) => JSON.stringify(d)).join("\n")}\nnot a drill\n`);
     const progress = {
       version: 1,
-      exercises: { "01-adder": { hintsShown: 2, solutionSeenAt: "2026-03-01T10:00:00.000Z", solutionForcedAt: "2026-03-01T10:00:00.000Z" } },
+      exercises: {
+        "01-adder": {
+          hintsShown: 2,
+          solutionSeenAt: "2026-03-01T10:00:00.000Z",
+          solutionForcedAt: "2026-03-01T10:00:00.000Z",
+          tier3ForcedAt: "2026-03-01T09:00:00.000Z",
+        },
+      },
     };
     writeFileSync(join(dir, ".lab/progress.json"), JSON.stringify(progress));
     const notes = learnerNotes(dir);
     expect(notes({ number: 1, id: "01-adder" })).toEqual({
       bestDrillSeconds: 200,
-      drill: { attempts: 4, passed: 3, bestSeconds: 200, bestLines: 8 },
-      peeks: { hintsShown: 2, solution: "before passing", drills: [["hint", "tier 1"]] },
+      drill: { attempts: 5, passed: 4, bestSeconds: 200, bestLines: 8 },
+      peeks: { hintsShown: 2, solution: "before passing", tier3BeforePassing: true, drills: [["hint", "tier 1"]] },
     });
     expect(notes({ number: 2, id: "02-greeter" })).toEqual({ bestDrillSeconds: null, drill: null, peeks: null });
     expect(learnerNotes(tempDir("no-notes"))({ number: 1, id: "01-adder" })).toEqual({ bestDrillSeconds: null, drill: null, peeks: null });

@@ -160,6 +160,11 @@ export const GOOD_TABLE = [
   "cy       02-greeter  the reference solution, ada, dee",
   "dee      02-greeter  the reference solution, ada, cy",
   "",
+  "peeks",
+  "learner  exercise    opened",
+  "ben      01-adder    1 hint, tier 3 before passing",
+  "ben      02-greeter  the solution before passing, tier 3 before passing",
+  "",
 ].join("\n");
 
 /** A table's result rows as [learner, exercise, passed, state, why], whatever the column widths, ms or not. */

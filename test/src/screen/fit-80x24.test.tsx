@@ -76,7 +76,7 @@ test("tier3.ts at 80×24: a code line too long for the pane goes on under a cont
   expect(tier3.split("\n").some((l) => l.length > 76)).toBe(true); // the case this test is about exists
 });
 
-test("exercise 1's test rows keep their whole names, bug ids included: at 80×24 the failing one (the passed are counted), at 80×40 all", () => {
+test("exercise 1's test rows keep their whole names, bug ids included: at 80×24 the failing one (the passed are counted), at 80×60 all", () => {
   const outcomes: TestOutcome[] = testNames.map((name, i) =>
     i === 1
       ? {
@@ -94,7 +94,8 @@ test("exercise 1's test rows keep their whole names, bug ids included: at 80×24
   const text = lines.map((l) => l.trim()).join(" ");
   expect(text).toContain(`✔ ${testNames.length - 1} passed · ✘ 1 failed ✘ ${testNames[1]}`);
   expect(text).toContain("This test guards against the split-results bug: Results travel in one user message each.");
-  const tall = { columns: 80, rows: 40 };
+  // Tall enough for every row of exercise 1 (two lines a name at 80 columns), whose tests have grown past 12.
+  const tall = { columns: 80, rows: 60 };
   const tallLines = live(screenReducer(state, { type: "resized", size: tall }));
   expectFits(tallLines, tall);
   const tallText = tallLines.map((l) => l.trim()).join(" ");

@@ -1,21 +1,24 @@
 import { join, resolve } from "node:path";
-import { cleanup, render } from "ink-testing-library";
 import { afterEach, expect, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import type { TestOutcome } from "../../../checker/model/result.js";
 import { ProgressStore } from "../../../src/progress/progress-store.js";
 import { importScreen } from "../../../src/screen/import-screen.js";
-import { OUTPUT_LINES_SHOWN } from "../../../src/screen/results-window.js";
-import { resultsWindow } from "../../../src/screen/screen-layout.js";
 import { SCREEN_MESSAGES } from "../../../src/screen/screen-messages.js";
 import { initialScreenState, screenReducer, type ScreenAction, type ScreenState } from "../../../src/screen/screen-state.js";
 import { createScreenStore } from "../../../src/screen/screen-store.js";
-import { ScreenView } from "../../../src/screen/screen-view.js";
 import type { SessionListener } from "../../../src/watch/watch-session.js";
 import { until } from "../../support/until.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { fresh, result, SYNTAX } from "./fixtures.js";
 import { fakeIo } from "./streams.js";
+
+// Everything that brings in Ink is loaded as `lab start` loads it, so live frames are drawn even where CI is set.
+const { cleanup, render } = await importScreen(() => import("ink-testing-library"));
+const { ScreenView } = await importScreen(() => import("../../../src/screen/screen-view.js"));
+const { runScreen } = await importScreen(() => import("../../../src/screen/run-screen.js"));
+const { OUTPUT_LINES_SHOWN } = await importScreen(() => import("../../../src/screen/results-window.js"));
+const { resultsWindow } = await importScreen(() => import("../../../src/screen/screen-layout.js"));
 
 afterEach(() => cleanup());
 
@@ -123,7 +126,6 @@ test("a syntax error shows only the syntax error: the type checker's word on the
 });
 
 // The keys, through the live screen as `lab start` runs it.
-const { runScreen } = await importScreen(() => import("../../../src/screen/run-screen.js"));
 const fixtures = resolve(import.meta.dirname, "../../fixtures/lab");
 const exercise = loadExercises(join(fixtures, "exercises"), join(fixtures, "solutions"))[0]!;
 
