@@ -16,9 +16,6 @@ export type { ScenarioSession };
 
 export { startProvider };
 
-/** Resolves once the learner's realm has handled everything the test set off there (an abort, say), and the test has what came back. */
-export { realmsSettled } from "../realm/host.js";
-
 export { WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
 export { countText, padToTokens, tokenText } from "../provider/scenarios/sized-text.js";
 

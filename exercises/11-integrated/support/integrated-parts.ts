@@ -6,7 +6,7 @@ import type Anthropic from "#anthropic-sdk";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { ACCOUNTS, ACME_CACHED, type DispatchRecord, searchDump } from "./acme-fixture.js";
-import { realmsSettled, stagedVector, tokenText, usdOf } from "../../../checker/testing/index.js";
+import { learnerCaughtUp, stagedVector, tokenText, usdOf } from "../../../checker/testing/index.js";
 
 interface Usage {
   input_tokens: number;
@@ -23,7 +23,7 @@ export function virtualClock() {
   // Time moves only once the woken code has run and started its next sleep, here and in the
   // learner's realm (where the code that sleeps runs).
   const tick = async () => {
-    await realmsSettled();
+    await learnerCaughtUp();
     const next = timers.sort((a, b) => a.at - b.at).shift();
     if (!next) return void (pumping = false);
     t = next.at;
