@@ -5,7 +5,7 @@
  * when it arrives: from then on, only the learner's code and the SDK run here.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { type Locals, Membrane } from "./membrane.js";
+import { type Locals, Membrane, REAL_CLOCK } from "./membrane.js";
 import { fileURLToPath } from "node:url";
 import { refuseForeignSignals, SIGNALS_ENV } from "../run/walls/signal-wall.js";
 import { ImportRefused, judgeSpecifier, SDK_SPECIFIER } from "../run/walls/import-wall.js";
@@ -16,11 +16,23 @@ if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 
 type Served = { status: number; statusText: string; headers: [string, string][]; body: Uint8Array };
 
-/** A client configured with the test's own fetch sends through it; the response comes back as data. */
-const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
+/** A fetch's request as plain data; the SDK's own (a URL string, a string body) without building a Request. */
+async function fetchArgs(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<unknown[]> {
+  const signal = init?.signal ?? undefined;
+  if (typeof input === "string" && (init?.body === undefined || init.body === null || typeof init.body === "string")) {
+    return [input, { method: init?.method ?? "GET", headers: [...new Headers(init?.headers)], body: init?.body ?? undefined, signal }];
+  }
   const request = new Request(input, init);
   const body = init?.body === undefined || init.body === null ? undefined : await request.text();
-  const served = (await remote(request.url, { method: request.method, headers: [...request.headers], body, signal: init?.signal })) as Served;
+  return [request.url, { method: request.method, headers: [...request.headers], body, signal }];
+}
+
+/**
+ * A client configured with the test's own fetch sends through it, without waiting for the test's
+ * side to start it (the SDK awaits the response anyway); the response comes back as data.
+ */
+const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
+  const served = (await membrane.callLater(remote, await fetchArgs(input, init))) as Served;
   return new Response(served.status === 204 || served.status === 304 ? null : served.body, {
     status: served.status,
     statusText: served.statusText,
@@ -72,10 +84,15 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
-// No clock of its own: the test's, read through (see host.ts).
-const testClock = membrane.decode(clock) as { now(): number; dateNow(): number };
-performance.now = () => testClock.now();
-Date.now = () => testClock.dateNow();
+// No clock of its own: the test's, read through, or, while the test's is the real one, the
+// same time read here on the test's time origin (see host.ts).
+const testClock = membrane.decode(clock) as { now(): number; dateNow(): number; timeOrigin: number };
+const ownNow = performance.now.bind(performance);
+const ownDateNow = Date.now;
+const originShift = performance.timeOrigin - testClock.timeOrigin;
+const realClock = () => Atomics.load(bells, REAL_CLOCK) === 1;
+performance.now = () => (realClock() ? ownNow() + originShift : testClock.now());
+Date.now = () => (realClock() ? ownDateNow() : testClock.dateNow());
 
 try {
   const module = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as Record<string, unknown>;

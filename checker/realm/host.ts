@@ -11,7 +11,7 @@ import { getHeapStatistics } from "node:v8";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import Anthropic from "#anthropic-sdk";
 import { HANG_LIMIT_MS } from "../model/limits.js";
-import { type Locals, Membrane, RealmStopped } from "./membrane.js";
+import { type Locals, Membrane, REAL_CLOCK, RealmStopped } from "./membrane.js";
 import { REALM_MESSAGES } from "./messages.js";
 import type { LearnerBundle } from "./bundle.js";
 import { stackMapper } from "./stack-map.js";
@@ -58,9 +58,13 @@ const serveFetch: Locals["serveFetch"] = (local) => async (url, init) => {
 /**
  * The learner's realm keeps no clock of its own: its `performance.now()` and `Date.now()` read
  * this side's, whatever they are at that moment, so a test that drives the clock by hand
- * drives the learner's too.
+ * drives the learner's too. Asking costs a round trip, and the SDK asks often; so while this
+ * side's clock is the real one (checked before every message to the realm, which can only act
+ * on what a message set off) the realm reads the time itself, on this side's time origin.
  */
-const clock = { now: () => performance.now(), dateNow: () => Date.now() };
+const clock = { now: () => performance.now(), dateNow: () => Date.now(), timeOrigin: performance.timeOrigin };
+const realNow = performance.now;
+const realDateNow = Date.now;
 
 /**
  * The realm's own Node flags. A thread given flags of its own is bound by no permission model
@@ -97,8 +101,13 @@ class RealmThread {
   ) {
     const limitMs = Number(process.env[CALL_LIMIT_ENV]) || DEFAULT_CALL_LIMIT_MS;
     const { port1, port2 } = new MessageChannel();
-    const bells = new Int32Array(new SharedArrayBuffer(8));
-    const locals: Locals = { sdk: Anthropic as unknown as Locals["sdk"], serveFetch, mapStack: (stack) => this.mapStack(stack) };
+    const bells = new Int32Array(new SharedArrayBuffer(12));
+    const locals: Locals = {
+      sdk: Anthropic as unknown as Locals["sdk"],
+      serveFetch,
+      mapStack: (stack) => this.mapStack(stack),
+      beforePost: () => Atomics.store(bells, REAL_CLOCK, performance.now === realNow && Date.now === realDateNow ? 1 : 0),
+    };
     this.port = port1;
     this.membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => this.end(REALM_MESSAGES.stuck(why)), true);
     this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));

@@ -16,6 +16,11 @@
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 
 export const MARK = "\u0000lab";
+/**
+ * A realm's bells: slot 0 is the test side's doorbell, 1 the learner realm's, and REAL_CLOCK
+ * says whether the test side's clock is the real one (1) or driven by a test (0); see host.ts.
+ */
+export const REAL_CLOCK = 2;
 /** This realm's own clock, taken before anything replaces the global one (the learner's realm does: entry.ts). */
 const monotonic = performance.now.bind(performance);
 const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
@@ -23,7 +28,7 @@ const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "
 type Key = string | { sym: (typeof WELL_KNOWN)[number] };
 type Op = "apply" | "construct" | "get" | "set" | "has" | "delete" | "keys" | "describe" | "instanceof";
 type Message =
-  | { k: "call"; id: number; op: Op; target: number; key?: Key; self?: unknown; args?: unknown[] }
+  | { k: "call"; id: number; op: Op; target: number; key?: Key; self?: unknown; args?: unknown[]; later?: boolean }
   | { k: "reply"; id: number; ok: boolean; value: unknown }
   | { k: "settle"; promise: number; ok: boolean; value: unknown }
   | { k: "abort"; signal: number; reason: unknown }
@@ -42,6 +47,8 @@ export interface Locals {
   serveFetch?: (local: typeof fetch) => (...args: unknown[]) => Promise<unknown>;
   /** Rewrites the other realm's stack traces into positions this side can read (the learner's files). */
   mapStack?: (stack: string) => string;
+  /** Runs before every message this side posts (the trusted side: the clock's state, see host.ts). */
+  beforePost?: () => void;
 }
 
 /** Thrown on the trusted side when the learner's realm is gone or went quiet past the limit. */
@@ -97,6 +104,7 @@ export class Membrane {
   }
 
   post(message: Message): void {
+    this.locals.beforePost?.();
     this.port.postMessage(message);
     const other = 1 - this.side;
     Atomics.add(this.bells, other, 1);
@@ -418,6 +426,7 @@ export class Membrane {
   onExit: ((code: number) => void) | null = null;
 
   private serve(message: Message & { k: "call" }): void {
+    if (message.later) return this.serveLater(message);
     let ok = true;
     let value: unknown;
     try {
@@ -427,6 +436,33 @@ export class Membrane {
       value = this.encode(error);
     }
     this.post({ k: "reply", id: message.id, ok, value });
+  }
+
+  /** A call whose caller did not wait (see callLater): its outcome settles the caller's promise `id`. */
+  private serveLater(message: Message & { k: "call" }): void {
+    const settle = (ok: boolean, value: unknown) => !this.stopped && this.post({ k: "settle", promise: message.id, ok, value: this.encode(value) });
+    try {
+      Promise.resolve(this.perform(message)).then(
+        (value) => settle(true, value),
+        (error) => settle(false, error),
+      );
+    } catch (error) {
+      settle(false, error);
+    }
+  }
+
+  /**
+   * Calls the other side's function `fn` (a handle this side holds) without waiting for it: the
+   * promise settles when it does. For a call known to be asynchronous (a fetch), where waiting
+   * for the other side to start it only holds this side up.
+   */
+  callLater(fn: unknown, args: unknown[]): Promise<unknown> {
+    const target = this.remoteOf.get(fn as object);
+    if (target === undefined || this.stopped) return Promise.reject(this.stopped ?? new TypeError("Not a function of the other side."));
+    const id = this.nextId++;
+    const settled = new Promise((resolve, reject) => this.promises.set(id, { resolve, reject }));
+    this.post({ k: "call", id, op: "apply", target, args: args.map((a) => this.encode(a)), later: true });
+    return settled;
   }
 
   private perform(message: Message & { k: "call" }): unknown {
@@ -522,7 +558,11 @@ function wireKey(key: PropertyKey): Key | null {
   return known ? { sym: known } : null;
 }
 
-/** An object that is data through and through: a plain prototype, no function, no accessor. */
+/**
+ * An object that is data through and through: a plain prototype, no function, no accessor. An
+ * object holding a function crosses as a handle instead, so its fields stay live: a guard's
+ * `{ halted, check() }` whose `check` sets `halted` reads the same on both sides.
+ */
 function isPlainData(value: object, depth: number): boolean {
   if (depth > 64) return false;
   const proto = Object.getPrototypeOf(value);

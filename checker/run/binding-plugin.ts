@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -18,12 +19,14 @@ export const BINDING_MESSAGES = {
 } as const;
 
 /**
- * The module id "lab:impl" resolves to for one run of one hidden test (virtual: it exists only
- * here). A new id for every run, so no cache of vite's or vitest's can serve another run's
- * learner code; the hidden test is transformed again with it (see Runner.executeOnce).
+ * The module id "lab:impl" resolves to for a hidden test bound to a learner's file (virtual: it
+ * exists only here). It names both files, so no cache of vite's or vitest's can serve one
+ * learner's file for another's; the hidden test, whose transform names it, is transformed again
+ * when its binding moves, and the module itself before every run (see Runner.executeOnce).
  */
 const IMPL_PREFIX = "\0lab-impl:";
-export const implModuleId = (binding: Pick<Binding, "testFile" | "run">) => `${IMPL_PREFIX}${binding.run}:${binding.testFile}`;
+export const implModuleId = (binding: Pick<Binding, "testFile" | "implFile">) =>
+  `${IMPL_PREFIX}${createHash("sha256").update(binding.implFile).digest("hex").slice(0, 16)}:${binding.testFile}`;
 const boundTestOf = (id: string) => id.slice(id.indexOf(":", IMPL_PREFIX.length) + 1);
 
 /**

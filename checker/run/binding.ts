@@ -20,6 +20,4 @@ export interface Binding {
   stopped: boolean;
   /** It ran on a process that had run an earlier file of the same owner. */
   reused: boolean;
-  /** This run's number in its Runner: part of the id "lab:impl" resolves to (see binding-plugin.ts). */
-  run: number;
 }

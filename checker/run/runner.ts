@@ -92,8 +92,8 @@ function tracedTo(error: unknown, testFile: string, batchSize: number): boolean 
 export class Runner {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
-  /** Runs started so far: each binds "lab:impl" to a module id of its own. */
-  private runs = 0;
+  /** The "lab:impl" module each hidden test's transform names (see binding-plugin.ts). */
+  private readonly boundTo = new Map<string, string>();
 
   private constructor(
     private readonly bindings: Map<string, Binding>,
@@ -246,7 +246,6 @@ export class Runner {
         timer: null,
         died: null,
         forged: null,
-        run: ++this.runs,
         kill: null,
         stopped: false,
         reused: false,
@@ -255,8 +254,12 @@ export class Runner {
     const project = this.vitest.getRootProject();
     for (const binding of batch) {
       this.bindings.set(binding.testFile, binding);
-      // "lab:impl" is a module of this run's own, so the hidden test, which names it, is transformed again.
-      this.vitest.invalidateFile(binding.testFile);
+      // The learner's file is bundled anew for every run; the hidden test, whose transform names
+      // the bundle's module, is transformed again only when it is bound to another file.
+      const impl = implModuleId(binding);
+      this.vitest.invalidateFile(impl);
+      if (this.boundTo.get(binding.testFile) !== impl) this.vitest.invalidateFile(binding.testFile);
+      this.boundTo.set(binding.testFile, impl);
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
     // What vitest holds from the file's last run (another learner's, when grading) must not
@@ -286,8 +289,6 @@ export class Runner {
       for (const binding of batch) {
         if (binding.timer) clearTimeout(binding.timer);
         this.bindings.delete(binding.testFile);
-        // This run's learner bundle is never asked for again: vite need not keep it.
-        this.vitest.invalidateFile(implModuleId(binding));
       }
     }
   }
