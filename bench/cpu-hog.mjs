@@ -20,10 +20,12 @@ const valued = new Set(["--rounds", "--hogs"].map((name) => args.indexOf(name) +
 const only = args.filter((a, i) => !a.startsWith("--") && !valued.has(i));
 const paths = labPaths();
 const exercises = loadExercises(paths.exercises, paths.solutions).filter((e) => only.length === 0 || only.some((key) => Number(key) === e.number));
-const files = exercises.flatMap((exercise) => [
-  [exercise, exercise.solution],
-  ...(args.includes("--alternatives") ? [...exercise.alternatives, ...(exercise.references[3] ? [exercise.references[3]] : [])].map((f) => [exercise, f]) : []),
-]);
+const files = exercises.flatMap((exercise) =>
+  [
+    exercise.solution,
+    ...(args.includes("--alternatives") ? [...exercise.alternatives, ...(exercise.references[3] ? [exercise.references[3]] : [])] : []),
+  ].map((file) => ({ exercise, file })),
+);
 
 /** One `lab check`, as a learner runs it: its exit code, closing line, seconds, and whether the type check was left out. */
 function check(exercise, file) {
@@ -53,7 +55,7 @@ const seconds = [];
 let leftOut = 0;
 try {
   for (let round = 1; round <= rounds; round++) {
-    for (const [exercise, file] of files) {
+    for (const { exercise, file } of files) {
       const run = await check(exercise, file);
       seconds.push(run.seconds);
       if (run.typeCheckLeftOut) leftOut++;
