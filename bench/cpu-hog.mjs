@@ -21,10 +21,9 @@ const only = args.filter((a, i) => !a.startsWith("--") && !valued.has(i));
 const paths = labPaths();
 const exercises = loadExercises(paths.exercises, paths.solutions).filter((e) => only.length === 0 || only.some((key) => Number(key) === e.number));
 const files = exercises.flatMap((exercise) =>
-  [
-    exercise.solution,
-    ...(args.includes("--alternatives") ? [...exercise.alternatives, ...(exercise.references[3] ? [exercise.references[3]] : [])] : []),
-  ].map((file) => ({ exercise, file })),
+  [exercise.solution, ...(args.includes("--alternatives") ? [...exercise.alternatives, ...(exercise.references[3] ? [exercise.references[3]] : [])] : [])].map(
+    (file) => ({ exercise, file }),
+  ),
 );
 
 /** One `lab check`, as a learner runs it: its exit code, closing line, seconds, and whether the type check was left out. */

@@ -79,7 +79,6 @@ type Request = RunRequest & { listener: RunListener | undefined; copy: boolean }
 /** How a run on a reused process may end for a reason that may not be the file's own (see execute). */
 const DOUBTFUL = new Set<FileError["kind"]>(["crash", "unhandled", "timeout"]);
 
-
 /** Whether an unhandled error belongs to `testFile`: tagged with its path, or the only file there is. */
 function tracedTo(error: unknown, testFile: string, batchSize: number): boolean {
   const path = (error as { [TEST_PATH_KEY]?: string } | null)?.[TEST_PATH_KEY];
