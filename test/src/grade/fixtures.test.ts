@@ -70,6 +70,9 @@ test("a changed fixture is a changed test: the exercise is graded again", async 
   const copy = tempDir("lab-08");
   cpSync(join(lab.exercises, "08-offloading"), join(copy, "exercises/08-offloading"), { recursive: true, verbatimSymlinks: true });
   mkdirSync(join(copy, "solutions"));
+  // An exercise is its folder, its solution (its mutants are diffs against it) and what the build made of its support.
+  cpSync(join(lab.solutions, "08-offloading.ts"), join(copy, "solutions/08-offloading.ts"));
+  cpSync(join(lab.root, "dist/exercises/08-offloading"), join(copy, "dist/exercises/08-offloading"), { recursive: true });
   const paths = { root: lab.root, exercises: join(copy, "exercises"), solutions: join(copy, "solutions") };
   const dir = tempDir("class-08-fixture");
   mkdirSync(join(dir, "ada"));
