@@ -7,6 +7,8 @@ export default defineConfig({
     // Fixture exercises' hidden tests import "lab:impl": only the checker's runner can bind that.
     exclude: ["test/fixtures/**", "**/node_modules/**"],
     testTimeout: 20_000,
+    // Workers, lab:test and the CLI's processes run dist/: a build older than its sources is refused.
+    globalSetup: ["./test/support/fresh-build.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

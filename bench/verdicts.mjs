@@ -1,5 +1,5 @@
 // node bench/verdicts.mjs [--walled] [--out FILE] [N …] — every test's verdict on every file the
-// self-check runs (solution, stub, each mutant, blind ones included, each alternative, tier 3),
+// self-check runs (solution, stub, each mutant, a group's too, each alternative, tier 3),
 // as one JSON object: "NN-slug/file" → { "test name": "passed" | "failed" | …, "(file)": error kind }.
 // Run it on two checkouts and diff the outputs: a change to how learner code is reached must
 // leave every verdict as it was.
@@ -33,17 +33,23 @@ const runner = await Runner.create({
 const verdicts = {};
 const started = performance.now();
 for (const exercise of exercises) {
+  // Each file under the name it has in the exercise folder (a mutant: mutants/<name>.ts, whether
+  // it is stored as a diff or whole), so two checkouts' outputs diff line by line.
   const files = [
-    exercise.solution,
-    exercise.stub,
-    ...tsFiles(join(exercise.dir, "mutants")),
-    ...tsFiles(join(exercise.dir, "alternatives")),
-    ...tsFiles(join(exercise.dir, "reference")).filter((f) => f.endsWith("tier3.ts")),
+    [exercise.solution, relative(paths.root, exercise.solution)],
+    [exercise.stub, "stub.ts"],
+    ...exercise.mutants.map((m) => [m.file, `mutants/${m.name}.ts`]),
+    ...tsFiles(join(exercise.dir, "alternatives")).map((f) => [f, relative(exercise.dir, f)]),
+    ...tsFiles(join(exercise.dir, "reference"))
+      .filter((f) => f.endsWith("tier3.ts"))
+      .map((f) => [f, relative(exercise.dir, f)]),
   ];
-  const results = await runner.runMany(files.map((implFile) => ({ exercise, implFile })));
+  const results = await runner.runMany(files.map(([implFile]) => ({ exercise, implFile })));
   results.forEach((result, i) => {
-    const key = `${exercise.id}/${relative(existsSync(files[i]) && files[i].startsWith(exercise.dir) ? exercise.dir : paths.root, files[i])}`;
-    verdicts[key] = Object.fromEntries([...result.tests.map((t) => [t.name, t.state]), ...(result.error ? [["(file)", result.error.kind]] : [])]);
+    verdicts[`${exercise.id}/${files[i][1]}`] = Object.fromEntries([
+      ...result.tests.map((t) => [t.name, t.state]),
+      ...(result.error ? [["(file)", result.error.kind]] : []),
+    ]);
   });
   process.stderr.write(`${exercise.id}: ${files.length} files\n`);
 }

@@ -1,16 +1,20 @@
 // Type-checks the exercise files (exercises/tsconfig.json: stubs, solutions, mutants, alternatives,
 // references), then every exercises/*/hidden.test.ts the way the checker runs it: "lab:impl" is
-// the exercise's solution and "lab:test" the test helpers. The mapping differs per exercise, so
+// the exercise's solution, "lab:test" the shared test helpers and "lab:support" its own support/. The mapping differs per exercise, so
 // each hidden test gets its own program; all share one compiler host, so each file is parsed once.
 import { readdirSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ts from "typescript";
+import { loadExercises } from "../dist/checker/model/exercises.js";
 
 const root = resolve(import.meta.dirname, "..");
 const exercisesDir = join(root, "exercises");
 const { config } = ts.readConfigFile(join(exercisesDir, "tsconfig.json"), ts.sys.readFile);
 const { options: base, fileNames } = ts.parseJsonConfigFileContent(config, ts.sys, exercisesDir);
 const helpers = join(root, "checker/testing/index.ts");
+// The mutants are checked as the full files the runner runs (dist/exercises/*/mutants/): loading
+// the exercises writes any that are older than their diff or its base.
+loadExercises(exercisesDir, join(root, "solutions"));
 
 const host = ts.createCompilerHost(base);
 const parsed = new Map();
@@ -35,7 +39,9 @@ for (const folder of readdirSync(exercisesDir).sort()) {
   const hiddenTest = join(exercisesDir, folder, "hidden.test.ts");
   if (!existsSync(hiddenTest)) continue;
   const solution = join(root, "solutions", `${folder}.ts`);
-  const options = { ...base, baseUrl: root, paths: { "lab:impl": [solution], "lab:test": [helpers] } };
+  const support = join(exercisesDir, folder, "support", "index.ts");
+  const paths = { "lab:impl": [solution], "lab:test": [helpers], ...(existsSync(support) ? { "lab:support": [support] } : {}) };
+  const options = { ...base, baseUrl: root, paths };
   const program = ts.createProgram({ rootNames: [hiddenTest], options, host });
   checked++;
   if (!check(program)) failed++;

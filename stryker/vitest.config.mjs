@@ -1,6 +1,7 @@
 // Stryker's own vitest config: one exercise's hidden test, with "lab:impl" bound straight to the
-// (mutated) solution and "lab:test" to the compiled test helpers. Stryker cannot go through the lab's
-// runner (its walls and worker pool), so this does by hand what the runner's binding-plugin does.
+// (mutated) solution, "lab:test" to the compiled test helpers and "lab:support" to the exercise's
+// own compiled support/. Stryker cannot go through the lab's runner (its walls and worker pool),
+// so this does by hand what the runner's binding-plugin does.
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -16,6 +17,7 @@ export default defineConfig({
       resolveId(id) {
         if (id === "lab:impl") return resolve(root, "solutions", `${exercise}.ts`);
         if (id === "lab:test") return resolve(root, "dist/checker/testing/index.js");
+        if (id === "lab:support") return resolve(root, "dist/exercises", exercise, "support/index.js");
         return null;
       },
     },

@@ -3,10 +3,12 @@ import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { describe, expect, test } from "vitest";
+import { loadExercises } from "../checker/model/exercises.js";
 
 // The layering rule, checked from the import specifiers themselves (static, dynamic, re-exports
 // and type-only imports alike): bin launches, src/ is the screen and commands, checker/ is the
-// engine, exercises/ and solutions/ are data that must run on their own.
+// engine and names no exercise, exercises/ and solutions/ are data that must run on their own,
+// beside each exercise's trusted code (support/ and scenarios.ts), which stands on the engine's kit.
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -48,7 +50,19 @@ const checker = sourceFiles("checker");
 const exerciseFiles = sourceFiles("exercises");
 const hiddenTests = exerciseFiles.filter((f) => f.endsWith("/hidden.test.ts"));
 const tier2 = exerciseFiles.filter((f) => f.endsWith("/reference/tier2.ts"));
-const standalone = [...exerciseFiles.filter((f) => !hiddenTests.includes(f) && !tier2.includes(f)), ...sourceFiles("solutions")];
+/** An exercise's own trusted code: the helpers its hidden tests import as lab:support, and its scenarios. */
+const exerciseCode = exerciseFiles.filter((f) => /^exercises\/[^/]+\/(support\/|scenarios\.ts$)/.test(f));
+/** Each mutant as the full file the runner runs (a diff's is written under dist/exercises/). */
+const mutants = loadExercises(join(root, "exercises"), join(root, "solutions")).flatMap((e) =>
+  e.mutants.map((m) => relative(root, m.file).split(sep).join("/")),
+);
+const standalone = [
+  ...exerciseFiles.filter((f) => !hiddenTests.includes(f) && !tier2.includes(f) && !exerciseCode.includes(f)),
+  ...sourceFiles("solutions"),
+  ...mutants,
+];
+/** The exercise folders, by name: what the engine must never name. */
+const exerciseNames = readdirSync(join(root, "exercises")).filter((f) => /^\d{2}-/.test(f));
 
 describe("the dependency rule", () => {
   test("finds the files it rules over", () => {
@@ -56,7 +70,9 @@ describe("the dependency rule", () => {
     expect(checker.length).toBeGreaterThan(20);
     expect(hiddenTests.length).toBeGreaterThanOrEqual(10);
     expect(tier2.length).toBeGreaterThanOrEqual(1);
-    expect(standalone.filter((f) => f.includes("/mutants/")).length).toBeGreaterThan(10);
+    expect(mutants.length).toBeGreaterThan(100);
+    expect(exerciseCode.filter((f) => f.endsWith("/scenarios.ts")).length).toBeGreaterThanOrEqual(5);
+    expect(exerciseCode.filter((f) => f.includes("/support/")).length).toBeGreaterThanOrEqual(5);
   });
 
   test("the engine (checker/) never imports src/, bin/ or the screen's libraries", () => {
@@ -76,7 +92,34 @@ describe("the dependency rule", () => {
 
   test("src/ and checker/ never import exercise data or tests", () => {
     const noData = (spec: string, file: string) => ["exercises/", "solutions/", "test/"].every((p) => inside(p)(spec, file));
-    expect(violations([...src, ...checker], noData)).toEqual([]);
+    // Known exception: lab triage is exercise 11's own command, and runs that exercise's reference parts and fixture.
+    const known = [
+      "src/commands/triage-desk.ts → ../../exercises/11-integrated/support/index.js",
+      "src/commands/triage.ts → ../../exercises/11-integrated/support/index.js",
+    ];
+    expect(violations([...src, ...checker], noData)).toEqual(known);
+  });
+
+  test("the engine (checker/) names no exercise: not by its folder, not by its number", () => {
+    const named = checker.flatMap((file) => {
+      const text = readFileSync(join(root, file), "utf8");
+      const names = exerciseNames.filter((name) => text.includes(name));
+      const numbers = text.match(/\b[Ee]xercises? \d+/g) ?? [];
+      return [...names, ...numbers].map((n) => `${file}: ${n}`);
+    });
+    expect(exerciseNames.length).toBeGreaterThanOrEqual(12);
+    expect(named).toEqual([]);
+  });
+
+  test("an exercise's support/ and scenarios.ts import only their own folder, the engine's kit (lab:test, the scenario helpers), the SDK and Node built-ins", () => {
+    const kit = ["checker/testing/index", "checker/provider/scenarios/helpers"];
+    const allowed = (spec: string, file: string) => {
+      if (isSdk(spec) || spec === "#anthropic-sdk" || isBuiltin(spec)) return true;
+      if (!spec.startsWith(".")) return false;
+      const to = target(file, spec);
+      return kit.includes(to) || to.startsWith(file.split("/").slice(0, 2).join("/") + "/");
+    };
+    expect(violations(exerciseCode, allowed)).toEqual([]);
   });
 
   test("exercise files import only the SDK and Node built-ins (tier 2 also LangChain)", () => {
@@ -86,8 +129,8 @@ describe("the dependency rule", () => {
     expect(violations(tier2, (spec) => isSdk(spec) || isBuiltin(spec) || spec.startsWith("@langchain/"))).toEqual(known);
   });
 
-  test("hidden tests import only vitest, lab:impl, lab:test, the SDK and Node built-ins", () => {
-    const allowed = new Set(["vitest", "lab:impl", "lab:test"]);
+  test("hidden tests import only vitest, lab:impl, lab:test, lab:support, the SDK and Node built-ins", () => {
+    const allowed = new Set(["vitest", "lab:impl", "lab:test", "lab:support"]);
     expect(violations(hiddenTests, (spec) => allowed.has(spec) || isSdk(spec) || isBuiltin(spec))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /** Exercises are data: folders named NN-slug, each described by a validated exercise.json. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { builtDir, listMutants, MutantError, writeMutants, type Mutant } from "./mutants.js";
 
 export interface Question {
   q: string;
@@ -8,7 +9,7 @@ export interface Question {
 }
 
 export interface Exercise {
-  /** "04-loop-guard" */
+  /** "NN-slug", the folder's name */
   id: string;
   number: number;
   slug: string;
@@ -20,7 +21,12 @@ export interface Exercise {
   bugs: Record<string, string>;
   questions: Question[];
   dir: string;
-  /** The learner's file name in the workspace: "04-loop-guard.ts". */
+  /**
+   * Where the build puts what it makes of this folder: support/ and scenarios.ts compiled,
+   * each diff mutant written out whole (dist/exercises/NN-slug/ of the lab the folder is in).
+   */
+  built: string;
+  /** The learner's file name in the workspace: "NN-slug.ts". */
   fileName: string;
   lesson: string;
   stub: string;
@@ -28,7 +34,8 @@ export interface Exercise {
   solution: string;
   /** Existing reference files by tier (1: tier1.md, 2: tier2.ts, 3: tier3.ts). */
   references: Record<number, string>;
-  mutants: { bug: string; file: string }[];
+  /** Its named bugs, each a full file to run (see mutants.ts). */
+  mutants: Mutant[];
   /** Correct solutions written another way (alternatives/*.ts): each must pass every hidden test. */
   alternatives: string[];
 }
@@ -96,16 +103,14 @@ function parse(dir: string, solutionsDir: string): Exercise {
       throw new ExerciseError(`exercises/${folder}/exercise.json: "tiers" lists ${tier} but reference/${REFERENCE_FILES[tier]} is missing.`);
     references[tier] = file;
   }
-  const mutantDir = join(dir, "mutants");
-  const mutants = existsSync(mutantDir)
-    ? readdirSync(mutantDir)
-        .filter((f) => f.endsWith(".ts"))
-        .sort()
-        .map((f) => ({ bug: f.slice(0, -3), file: join(mutantDir, f) }))
-    : [];
-  for (const mutant of mutants) {
-    if (!(mutant.bug in bugs))
-      throw new ExerciseError(`exercises/${folder}/mutants/${mutant.bug}.ts: "${mutant.bug}" is not a key of "bugs" in exercise.json.`);
+  const where = { dir, exercisesDir: dirname(dir), solutionsDir };
+  let mutants: Mutant[];
+  try {
+    mutants = listMutants(where, bugs);
+    writeMutants(where, mutants);
+  } catch (err) {
+    if (err instanceof MutantError) throw new ExerciseError(err.message);
+    throw err;
   }
   const alternativeDir = join(dir, "alternatives");
   const alternatives = existsSync(alternativeDir)
@@ -129,6 +134,7 @@ function parse(dir: string, solutionsDir: string): Exercise {
     bugs,
     questions,
     dir,
+    built: builtDir(dir),
     fileName: `${folder}.ts`,
     ...files,
     solution: join(solutionsDir, `${folder}.ts`),
@@ -136,6 +142,17 @@ function parse(dir: string, solutionsDir: string): Exercise {
     mutants,
     alternatives,
   };
+}
+
+/** The exercise's compiled support/: what its hidden tests import as "lab:support" (and its demo as kit.support()). */
+export const supportModule = (exercise: Pick<Exercise, "built">) => join(exercise.built, "support", "index.js");
+
+/**
+ * Writes the full file of each of the exercise's diff mutants; `always`: even when it looks
+ * current (the build). Returns the files written; a diff that does not apply throws, naming it.
+ */
+export function writeExerciseMutants(exercise: Exercise, options: { always?: boolean } = {}): string[] {
+  return writeMutants({ dir: exercise.dir, exercisesDir: dirname(exercise.dir), solutionsDir: dirname(exercise.solution) }, exercise.mutants, options);
 }
 
 /** Every exercise under `exercisesDir`, in number order; a bad one names its folder and field. */

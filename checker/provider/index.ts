@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { answerClientError, MAX_BODY_BYTES } from "./http-io.js";
 import { MODELS, type ModelSpec } from "./models.js";
 import { DEFAULT_RECORD_LIMITS, type RecordLimits } from "./records.js";
-import { BUILT_IN_SCENARIOS } from "./scenarios/index.js";
+import { allScenarios } from "./scenarios/index.js";
 import type { Scenario } from "./scenarios/types.js";
 import type { Cassette } from "./cassette.js";
 import { realSleep } from "./pacing.js";
@@ -79,7 +79,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
     cacheMinTokens: options.cacheMinTokens ?? 1024,
     maxContextTokens: options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
-    scenarios: [...BUILT_IN_SCENARIOS, ...(options.scenarios ?? [])],
+    scenarios: [...(await allScenarios()), ...(options.scenarios ?? [])],
     models: { ...MODELS, ...cassetteModels(options.cassette), ...options.models },
     keep: { ...DEFAULT_RECORD_LIMITS, ...options.keep },
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
@@ -136,7 +136,7 @@ export async function startProvider(options: ProviderOptions = {}): Promise<Prov
 
 export type { Exchange } from "./server.js";
 export type { Scenario, ScenarioContext, ScenarioReply } from "./scenarios/types.js";
-export { BUILT_IN_SCENARIOS, PLANTED_DOCUMENT, WEATHER_CITIES } from "./scenarios/index.js";
+export { allScenarios, BUILT_IN_SCENARIOS, WEATHER_CITIES } from "./scenarios/index.js";
 export * as scenarioHelpers from "./scenarios/helpers.js";
 export { ApiError } from "./errors.js";
 export { Cassette, CassetteError, CASSETTE_MESSAGES, type RecordedExchange } from "./cassette.js";

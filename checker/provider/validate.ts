@@ -1,7 +1,7 @@
 /**
  * Request validation with the real API's wording. Field problems read like the API's
  * ("max_tokens: Field required"); the tool-pairing and cache_control checks quote its
- * messages word for word, because exercise 1's bugs only show up through them.
+ * messages word for word, because the tool loop's bugs only show up through them.
  */
 import { invalid } from "./errors.js";
 import { MAX_BREAKPOINTS } from "./prompt-cache.js";

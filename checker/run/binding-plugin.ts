@@ -1,13 +1,22 @@
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "vite";
+import { supportModule } from "../model/exercises.js";
 import { bundleLearner, type LearnerBundle } from "../realm/bundle.js";
 import { ImportRefused, isInside, realOrSame, SDK_SPECIFIER } from "./walls/import-wall.js";
 import type { Binding } from "./binding.js";
 import { bundledSdkFile } from "./workers/sdk-bundle.js";
 
 const cleanPath = (id: string) => realOrSame(id.split("?")[0]!);
+
+export const BINDING_MESSAGES = {
+  outsideRun: (specifier: string, importer: string | undefined) =>
+    `"${specifier}" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`,
+  noSupport: (exercise: string, file: string) =>
+    `"lab:support" is exercise ${exercise}'s support/, compiled to ${file}, which is not there: run npm run build.`,
+} as const;
 
 /**
  * The module id "lab:impl" resolves to for a hidden test bound to a learner's file (virtual: it
@@ -39,7 +48,8 @@ export function implModule(bundle: LearnerBundle, labImplFile: string): string {
  * Resolves what hidden tests import: "lab:impl" to a module of its own per test file, which
  * bundles the file bound for this run (the learner's, behind the import wall in
  * realm/bundle.ts) and loads it in the learner's realm, never in the test's; "lab:test" to
- * the compiled test helpers; and the SDK to the lab's own bundled copy (see sdk-bundle.ts).
+ * the compiled test helpers every exercise may use; "lab:support" to the compiled support/ of
+ * the test's own exercise (trusted code, like lab:test); and the SDK to the lab's own bundled copy (see sdk-bundle.ts).
  * Learner code never passes through vite: nothing here loads a learner's file as a module.
  */
 export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: string; impl: string; code: string[] }): Plugin {
@@ -51,11 +61,14 @@ export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: strin
     name: "lab-binding",
     enforce: "pre",
     resolveId(id, importer) {
-      if (id === "lab:impl") {
+      if (id === "lab:impl" || id === "lab:support") {
         const testFile = importer ? cleanPath(importer) : undefined;
-        if (!testFile || !bindings.has(testFile))
-          throw new Error(`"lab:impl" is only available to a hidden test during a run (imported from ${importer ?? "nowhere"}).`);
-        return implModuleId(bindings.get(testFile)!);
+        const binding = testFile ? bindings.get(testFile) : undefined;
+        if (!binding) throw new Error(BINDING_MESSAGES.outsideRun(id, importer));
+        if (id === "lab:impl") return implModuleId(binding);
+        const support = supportModule(binding.exercise);
+        if (!existsSync(support)) throw new Error(BINDING_MESSAGES.noSupport(binding.exercise.id, support));
+        return support;
       }
       if (id === "lab:test") return labTestFile;
       if (SDK_SPECIFIER.test(id)) return bundledSdkFile(fileURLToPath(import.meta.resolve(id)));

@@ -16,6 +16,8 @@ import type { RunResult } from "../model/result.js";
 import type { Runner } from "../run/runner.js";
 
 export interface MutantVerdict {
+  /** "split-results", or "blind/caches-writes" for one of a group (see model/mutants.ts). */
+  name: string;
   bug: string;
   /** Tests that pass on the solution and fail on this mutant. */
   killedBy: string[];
@@ -61,10 +63,10 @@ export const SELF_CHECK_MESSAGES = {
   stubPasses: (test: string) => `the stub passes "${test}", so that test cannot fail`,
   mutantSurvives: (bug: string) => `mutant ${bug} survives: no hidden test fails on it`,
   mutantBroken: (bug: string, message: string) => `mutant ${bug} does not load (${message}), so it proves nothing`,
-  mutantUnnamed: (bug: string) =>
-    `mutant ${bug} is caught only by tests named after other bugs: no test ending "(${bug} bug)" fails on it, so the screen would explain the wrong mistake`,
-  bugWithoutMutant: (bug: string) => `bug ${bug} has no mutants/${bug}.ts`,
-  namedBugMissed: (test: string, bug: string) => `"${test}" names the ${bug} bug but passes on mutants/${bug}.ts`,
+  mutantUnnamed: (name: string, bug: string) =>
+    `mutant ${name} is caught only by tests named after other bugs: no test ending "(${bug} bug)" fails on it, so the screen would explain the wrong mistake`,
+  bugWithoutMutant: (bug: string) => `bug ${bug} has no mutants/${bug}.diff`,
+  namedBugMissed: (test: string, bug: string) => `"${test}" names the ${bug} bug but passes on mutant ${bug}`,
   correctFileFails: (file: string, test: string, why: string) => `${file} must pass every hidden test but fails "${test}": ${why}`,
   correctFileError: (file: string, message: string) => `${file} must pass every hidden test but does not run: ${message}`,
   testKillsNothingAlone: (test: string) =>
@@ -108,10 +110,10 @@ export function judge(exercise: Exercise, runs: ExerciseRuns): ExerciseVerdict {
     const run = runs.mutants[i]!;
     const loadError = run.error && run.error.kind !== "timeout" && run.tests.length === 0 ? run.error.message : null;
     const killedBy = loadError ? [] : [...failing(run)].filter((name) => solutionPasses.has(name));
-    if (loadError) problems.push(SELF_CHECK_MESSAGES.mutantBroken(m.bug, loadError));
-    else if (killedBy.length === 0) problems.push(SELF_CHECK_MESSAGES.mutantSurvives(m.bug));
-    else if (!killedBy.some((name) => bugOfTest(name) === m.bug)) problems.push(SELF_CHECK_MESSAGES.mutantUnnamed(m.bug));
-    return { bug: m.bug, killedBy, loadError };
+    if (loadError) problems.push(SELF_CHECK_MESSAGES.mutantBroken(m.name, loadError));
+    else if (killedBy.length === 0) problems.push(SELF_CHECK_MESSAGES.mutantSurvives(m.name));
+    else if (!killedBy.some((name) => bugOfTest(name) === m.bug)) problems.push(SELF_CHECK_MESSAGES.mutantUnnamed(m.name, m.bug));
+    return { name: m.name, bug: m.bug, killedBy, loadError };
   });
 
   for (const bug of Object.keys(exercise.bugs)) {
@@ -131,7 +133,7 @@ export function judge(exercise: Exercise, runs: ExerciseRuns): ExerciseVerdict {
   const uniqueKills: Record<string, string[]> = Object.fromEntries(tests.map((name) => [name, [] as string[]]));
   const sameKind = (a: string, b: string) => isLiveCheck(a) === isLiveCheck(b);
   for (const m of mutants) {
-    for (const name of m.killedBy) if (m.killedBy.filter((killer) => sameKind(killer, name)).length === 1) uniqueKills[name]!.push(m.bug);
+    for (const name of m.killedBy) if (m.killedBy.filter((killer) => sameKind(killer, name)).length === 1) uniqueKills[name]!.push(m.name);
   }
   if (problems.length === 0) {
     const onlyNamedKiller = (name: string) =>
@@ -249,7 +251,7 @@ export function describeVerdict(v: ExerciseVerdict): string[] {
       `correct files ${correct.filter((c) => c.total > 0 && c.passed === c.total).length}/${correct.length} passed`,
   ];
   for (const m of v.mutants) {
-    lines.push(`  ${m.bug}: ${m.killedBy.length > 0 ? `killed by ${m.killedBy.map((t) => `"${t}"`).join(", ")}` : m.loadError ? "did not load" : "SURVIVED"}`);
+    lines.push(`  ${m.name}: ${m.killedBy.length > 0 ? `killed by ${m.killedBy.map((t) => `"${t}"`).join(", ")}` : m.loadError ? "did not load" : "SURVIVED"}`);
   }
   for (const c of correct) lines.push(`  ${c.file}: ${c.passed}/${c.total} passed`);
   for (const p of v.problems) lines.push(`  problem: ${p}`);

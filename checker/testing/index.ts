@@ -1,8 +1,9 @@
 /**
- * What hidden tests import as "lab:test": the worker's scripted provider, an SDK client
- * bound to one scenario, and a fake clock. Each session gets its own API key, so its
- * recorded requests, fault counters and prompt cache are its own even when tests run
- * side by side.
+ * What hidden tests import as "lab:test", the kit several exercises share: the worker's
+ * scripted provider, an SDK client bound to one scenario, clocks, prices, sized texts and
+ * the staged embedding model. Each session gets its own API key, so its recorded requests,
+ * fault counters and prompt cache are its own even when tests run side by side. What one
+ * exercise alone needs lives in its folder, support/, imported as "lab:support".
  */
 import Anthropic, { type ClientOptions } from "#anthropic-sdk";
 import { randomUUID } from "node:crypto";
@@ -15,8 +16,8 @@ export type { ScenarioSession };
 
 export { startProvider };
 
-export { PLANTED_DOCUMENT, WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
-export { tokenText, WALKTHROUGH_OUTPUT } from "../provider/scenarios/accounting.js";
+export { WEATHER_CITIES, type Exchange, type Provider } from "../provider/index.js";
+export { countText, padToTokens, tokenText } from "../provider/scenarios/sized-text.js";
 
 let shared: Promise<Provider> | null = null;
 
@@ -125,36 +126,7 @@ export {
   type LabelledPair,
   type StagedEmbedder,
 } from "./staged-embeddings.js";
-export {
-  memoized,
-  stagedSweep,
-  sweep,
-  sweepGrid,
-  sweepTable,
-  SWEEP_THRESHOLDS,
-  type Memo,
-  type Served,
-  type SweepRow,
-} from "./threshold-sweep.js";
-export { guardedRun, LOOP_WORLDS, markedResults, type Guard, type GuardedOutcome, type World } from "./guarded-loop.js";
-export { padToTokens, SUPPORT_RETRY_LIMIT } from "../provider/scenarios/index.js";
 export { CACHE_READ, CACHE_WRITE, PRICES, usdOf, type TokenCounts } from "./pricing.js";
-export { scheduledAgent, supportAgent, SUPPORT_TOOLS, trace, type CountingAgent, type Step, type SupportAgentOptions, type Trace } from "./eval-agents.js";
-export {
-  CACHE_MODEL,
-  CHAPTER_CALL,
-  chapterBuilder,
-  earlyBreakpointBuilder,
-  healthyBuilder,
-  modelRouterBuilder,
-  rotatedKeysBuilder,
-  stampedBuilder,
-  shareBuilder,
-  tenthBuilder,
-  type BuildRequest,
-} from "./cache-builders.js";
-export { CACHE_THRESHOLD, GUARD_NUDGE, referenceParts, TRIAGE_TOOLS, virtualClock, WRAP_UP, type CacheLookup, type PartsOptions } from "./integrated-parts.js";
-export { ACCOUNTS, ACME_CACHED, searchDump, SUPPORT_DOCS, type DispatchRecord } from "./acme-fixture.js";
 export { exerciseFixtures } from "./fixtures.js";
 /**
  * Resolves once the learner's code has run everything the test has set off in it so far (it runs

@@ -1,4 +1,4 @@
-/** The chapter's prices, for tests that turn a usage into dollars (exercise 3 teaches the same table). */
+/** The chapter's prices, for tests that turn a usage into dollars (the budget exercise teaches the same table). */
 
 /** USD per token. */
 export const PRICES: Record<string, { in: number; out: number }> = {

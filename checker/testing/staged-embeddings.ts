@@ -1,5 +1,5 @@
 /**
- * A deterministic stand-in for an embedding model, for exercise 5. No model runs here:
+ * A deterministic stand-in for an embedding model, for the semantic cache. No model runs here:
  * for the questions listed below the vectors are BUILT so that each labelled pair has
  * the similarity written next to it (the chapter's three dangerous pairs among them), and
  * any other text gets a vector from hashed words and character trigrams. The numbers show

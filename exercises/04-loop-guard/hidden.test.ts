@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { LoopGuard } from "lab:impl";
-import { guardedRun, LOOP_WORLDS, markedResults, useScenario } from "lab:test";
+import { guardedRun, LOOP_WORLDS, markedResults } from "lab:support";
+import { useScenario } from "lab:test";
 
 type Call = [tool: string, args: unknown, state: unknown, progress?: number];
 

@@ -1,21 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { cacheable, cos, SemanticCache, unit } from "lab:impl";
-import {
-  CLOSEST_OF_TWO,
-  DANGEROUS_PAIRS,
-  fakeClock,
-  memoized,
-  NEAR_MISSES,
-  PARAPHRASES,
-  seededRandom,
-  stagedEmbedder,
-  stagedSweep,
-  sweep,
-  sweepGrid,
-  sweepTable,
-  SWEEP_THRESHOLDS,
-  type LabelledPair,
-} from "lab:test";
+import { memoized, stagedSweep, sweep, sweepGrid, sweepTable, SWEEP_THRESHOLDS } from "lab:support";
+import { CLOSEST_OF_TWO, DANGEROUS_PAIRS, fakeClock, NEAR_MISSES, PARAPHRASES, seededRandom, stagedEmbedder, type LabelledPair } from "lab:test";
 
 // The embedder is a fixture: its similarities are staged, not measured on any model.
 

@@ -32,7 +32,7 @@ interface Kit {
   goal: string | undefined;
   client(scenario: string): unknown;
   say(text: string): void;
-  testing(): Promise<Record<string, unknown>>;
+  support(): Promise<Record<string, unknown>>;
 }
 
 const SUITE: Case[] = [
@@ -43,8 +43,8 @@ const SUITE: Case[] = [
 ];
 
 export default async function demo(lab: Impl, kit: Kit): Promise<unknown> {
-  const testing = await kit.testing();
-  const agent = (testing["supportAgent"] as (client: unknown) => unknown)(kit.client("support-desk"));
+  const support = await kit.support();
+  const agent = (support["supportAgent"] as (client: unknown) => unknown)(kit.client("support-desk"));
   const suite = kit.goal ? [...SUITE, { id: "yours", input: kit.goal, tags: ["yours"] }] : SUITE;
   const results: CaseResult[] = [];
   for (const c of suite) {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { report, runCase, runCaseMajority, type CaseResult } from "lab:impl";
-import { scheduledAgent, supportAgent, trace, useScenario } from "lab:test";
+import { scheduledAgent, supportAgent, trace } from "lab:support";
+import { useScenario } from "lab:test";
 
 /** Money compared to a hundredth of a cent. */
 const CENTS = 4;

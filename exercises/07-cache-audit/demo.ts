@@ -22,14 +22,14 @@ interface Impl {
 interface Kit {
   client(scenario: string): unknown;
   say(text: string): void;
-  testing(): Promise<Record<string, unknown>>;
+  support(): Promise<Record<string, unknown>>;
 }
 
 export default async function demo(lab: Impl, kit: Kit): Promise<unknown> {
-  const testing = await kit.testing();
+  const support = await kit.support();
   const builders: [string, BuildRequest][] = [
-    ["the chapter's app (a clock in the system prompt)", (testing["stampedBuilder"] as () => BuildRequest)()],
-    ["a healthy app", (testing["healthyBuilder"] as () => BuildRequest)()],
+    ["the chapter's app (a clock in the system prompt)", (support["stampedBuilder"] as () => BuildRequest)()],
+    ["a healthy app", (support["healthyBuilder"] as () => BuildRequest)()],
   ];
   const verdicts: Record<string, string> = {};
   for (const [name, build] of builders) {

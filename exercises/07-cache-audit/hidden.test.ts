@@ -10,10 +10,9 @@ import {
   shareBuilder,
   stampedBuilder,
   tenthBuilder,
-  usdOf,
-  useScenario,
   type BuildRequest,
-} from "lab:test";
+} from "lab:support";
+import { usdOf, useScenario } from "lab:test";
 
 /** Tests that audit on the provider count tens of thousands of tokens over HTTP: more than the runner's 2 s per test on a busy machine. */
 const AUDIT_MS = 10_000;

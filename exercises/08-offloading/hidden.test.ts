@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { Offloader, READ_ARTIFACT_TOOL } from "lab:impl";
-import { exerciseFixtures, PLANTED_DOCUMENT, useScenario } from "lab:test";
+import { PLANTED_DOCUMENT } from "lab:support";
+import { exerciseFixtures, useScenario } from "lab:test";
 
 const OUTSIDE = "Error: path outside the artifact directory.";
 /** A refusal the model can read that carries nothing of the file: no passwd line. */
@@ -61,7 +62,7 @@ function secretOutside(root: string): string {
 }
 
 // Provider round trips slow down on a busy machine; a hung test still ends at the run's time limit.
-describe("08 offloading", { timeout: 8_000 }, () => {
+describe("08 offloading", () => {
   test("a result at the threshold passes through unchanged and writes nothing; one past it is offloaded (threshold-exclusive bug)", () => {
     const root = freshRoot();
     const off = new Offloader({ root, threshold: 100 });
@@ -287,5 +288,5 @@ describe("08 offloading", { timeout: 8_000 }, () => {
     console.log(`prompt tokens with offloading (slope ${flat.toFixed(0)} a turn), turns 1-30: ${withOffloader.join(", ")}`);
     expect(withOffloader[0], "turn 1 is the same prompt either way").toBe(without[0]![1]);
     expect(steep / flat, `slopes: ${steep.toFixed(0)} tokens a turn without, ${flat.toFixed(0)} with`).toBeGreaterThanOrEqual(5);
-  }, 9_500);
+  });
 });

@@ -85,8 +85,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// Provider round trips slow down on a busy machine; a hung test still ends at the run's time limit.
-describe("10 accounting", { timeout: 8_000 }, () => {
+describe("10 accounting", () => {
   test("live: whatever the model answers, a call and a streamed call are each booked at the tokens the endpoint reported, at the model's prices (stream-start-usage bug)", async () => {
     const session = await useScenario("echo", { live: true });
     const from = LEDGER.rows.length;

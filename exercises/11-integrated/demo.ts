@@ -14,12 +14,12 @@ interface Kit {
   goal: string | undefined;
   client(scenario: string): unknown;
   say(text: string): void;
-  testing(): Promise<Record<string, unknown>>;
+  support(): Promise<Record<string, unknown>>;
 }
 
 export default async function demo(lab: Impl, kit: Kit): Promise<unknown> {
-  const testing = await kit.testing();
-  const referenceParts = testing["referenceParts"] as (o: { client: Anthropic }) => { parts: unknown; events: string[]; rows: { usd: number }[] };
+  const support = await kit.support();
+  const referenceParts = support["referenceParts"] as (o: { client: Anthropic }) => { parts: unknown; events: string[]; rows: { usd: number }[] };
   const ref = referenceParts({ client: kit.client("acme-triage") as Anthropic });
   const question = kit.goal ?? "how do I rotate an API key";
   const result = await lab.run(question, "acme", { limitUsd: 2, maxSteps: 12 }, ref.parts);

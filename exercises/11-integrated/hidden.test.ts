@@ -1,7 +1,8 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, test } from "vitest";
 import { authorize, goalPredicate, run } from "lab:impl";
-import { CACHE_READ, CACHE_WRITE, GUARD_NUDGE, PRICES, referenceParts, useScenario, virtualClock, WRAP_UP, type PartsOptions, type ScenarioSession } from "lab:test";
+import { GUARD_NUDGE, referenceParts, virtualClock, WRAP_UP, type PartsOptions } from "lab:support";
+import { CACHE_READ, CACHE_WRITE, PRICES, useScenario, type ScenarioSession } from "lab:test";
 
 const QUESTION = "how do I rotate an API key";
 const FEEDBACK_MARK = "no citation"; // what the contract's PREDICATE_FEEDBACK says

@@ -450,7 +450,7 @@ describe("12 five exits", () => {
     const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
     expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
     expect(midCall.calls(), "the provider never got the second call").toHaveLength(1);
-  }, 4_000);
+  });
 
   test("the JSONL trace: one line per event, in order, the run id on every line (trace-missing-run-id bug)", async () => {
     const session = await open("plan");

@@ -7,7 +7,7 @@ import { inLearnerWords } from "../report/learner-words.js";
 import { DEFAULT_MEMORY_MB } from "../grade/options.js";
 import { walledRunnerOptions } from "../grade/sandbox.js";
 import { describeRun, describeTypeErrors } from "../report/plain-run.js";
-import { TypeChecker } from "../typecheck/type-checker.js";
+import { PENDING, settledOr, TypeChecker, type TypeCheck } from "../typecheck/type-checker.js";
 import { exerciseOrFail, implFileOrFail, loadContext, type LabContext } from "./context.js";
 import { LIVE_MESSAGES, liveEnv, liveTarget, openLive, spendLines, type LiveFlags } from "./live.js";
 
@@ -19,6 +19,7 @@ export interface CheckOptions extends LiveFlags {
 export const CHECK_NOTES = {
   walled: (file: string) =>
     `${file} is outside your workspace, so it runs walled off as in lab grade: no files read or written outside the lab, no processes, no signals, no environment.`,
+  typeCheckPending: "The type check had not finished when the tests had, so its warnings are left out (lab start shows them as you save).",
 } as const;
 
 /**
@@ -33,8 +34,18 @@ function wallsFor(ctx: LabContext, exercise: Exercise, implFile: string): Runner
   return walledRunnerOptions(ctx.paths.root, [exercise], DEFAULT_MEMORY_MB);
 }
 
-/** `lab check N`: one run, printed as rows; exit 0 only when every test passes. */
-export async function checkCommand(key: string, opts: CheckOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
+/**
+ * `lab check N`: one run, printed as rows; exit 0 only when every test passes. The type check
+ * (`makeTypeCheck`, the lab's own TypeChecker unless a test hands it one) runs beside the run;
+ * whatever it has not answered when the verdict is ready is left out, never waited for.
+ */
+export async function checkCommand(
+  key: string,
+  opts: CheckOptions,
+  io: Io,
+  paths?: LabContext["paths"],
+  makeTypeCheck: () => TypeCheck = () => new TypeChecker(),
+): Promise<number> {
   const ctx = await loadContext(io, paths, { workspace: opts.file === undefined });
   const exercise = exerciseOrFail(ctx, key);
   const implFile = implFileOrFail(ctx, io, exercise, opts.file);
@@ -44,13 +55,16 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
   if (walls) writeLine(io.stderr, CHECK_NOTES.walled(implFile));
   // Live, the workers learn the gate's URL from their environment (walled ones too: theirs is given whole).
   const env = gate ? { env: liveEnv(gate, walls?.env ?? io.env) } : {};
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls, ...env });
-  const typeCheck = opts.json || !ctx.config.config.typeCheck ? null : new TypeChecker();
+  const typeCheck = opts.json || !ctx.config.config.typeCheck ? null : makeTypeCheck();
+  // Beside the run, at the lowest priority: a warning the verdict takes if it is there in time.
+  const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
+  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls, ...env }).catch(async (error: unknown) => {
+    await Promise.all([typeCheck?.close(), gate?.close()]);
+    throw error;
+  });
   try {
     const request = { exercise, implFile };
     const result = walls ? (await runner.runMany([request]))[0]! : await runner.run(request);
-    // After the run, so it never takes CPU from it: the type check is a warning, not the verdict.
-    const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
     // The same words as the screen, in the JSON too: its messages are read by people as well.
     const said = inLearnerWords(result, exercise);
     if (opts.json) {
@@ -64,8 +78,8 @@ export async function checkCommand(key: string, opts: CheckOptions, io: Io, path
       const lines = describeRun(said);
       // The type errors go just above the closing line, which stays last for whoever reads it; a
       // file that does not parse has only its syntax error to say (the checker would repeat it).
-      const typeWarnings = result.error?.kind === "syntax" ? null : await typeErrors;
-      lines.splice(lines.length - 1, 0, ...describeTypeErrors(typeWarnings));
+      const typeWarnings = result.error?.kind === "syntax" ? null : await settledOr(typeErrors);
+      lines.splice(lines.length - 1, 0, ...(typeWarnings === PENDING ? [CHECK_NOTES.typeCheckPending, ""] : describeTypeErrors(typeWarnings)));
       if (gate && result.total > 0) lines.splice(lines.length - 1, 1, liveVerdict(result));
       if (gate) lines.push(...spendLines(gate));
       for (const line of lines) writeLine(io.stdout, line);

@@ -5,7 +5,7 @@
  * looks at the account, and answers with what the docs say, each claim cited, or says that
  * the docs hold nothing on it. The docs it searches are the fixture's (SUPPORT_DOCS).
  */
-import { SUPPORT_DOCS } from "../../checker/testing/index.js";
+import { SUPPORT_DOCS } from "../../exercises/11-integrated/support/index.js";
 import { callsOf, defineScenario, asks, call, say, text } from "../../checker/provider/scenarios/helpers.js";
 import type { Scenario, ScenarioContext } from "../../checker/provider/index.js";
 

@@ -9,9 +9,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { existsSync } from "node:fs";
 import { startProvider } from "../../checker/provider/index.js";
-import { CACHE_THRESHOLD, referenceParts } from "../../checker/testing/integrated-parts.js";
 import { CACHE_READ, CACHE_WRITE, PRICES } from "../../checker/testing/pricing.js";
-import { ACCOUNTS } from "../../checker/testing/index.js";
+// lab triage is exercise 11's own command: it runs that exercise's reference parts and fixture.
+import { ACCOUNTS, CACHE_THRESHOLD, referenceParts } from "../../exercises/11-integrated/support/index.js";
 import { UsageError, UserError } from "../terminal/errors.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { bundleLearner } from "../../checker/realm/bundle.js";

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
       for (const line of String(text).split("\n")) process.stdout.write(`${NARRATION_MARK}${line}\n`);
     },
     testing: () => import(pathToFileURL(args.labTest).href) as Promise<Record<string, unknown>>,
+    support: async () => (args.labSupport ? ((await import(pathToFileURL(args.labSupport).href)) as Record<string, unknown>) : {}),
   };
   const value = await demo(impl, kit);
   report({ kind: "returned", text: shown(value) });

@@ -17,6 +17,8 @@ export interface ChildArgs {
   traceFile: string;
   /** The hidden tests' helpers (lab:test), for demos that stand on them as their tests do. */
   labTest: string;
+  /** The exercise's own compiled support/ (lab:support), when it has one. */
+  labSupport: string | null;
 }
 
 export type ChildReport = { kind: "returned"; text: string } | { kind: "threw"; text: string } | { kind: "unsettled" };
@@ -36,5 +38,8 @@ export interface DemoKit {
   workDir: string;
   /** Where a harness writes its JSONL trace (exercise 12); `lab trace` shows it. */
   traceFile: string;
+  /** What the hidden tests import as lab:test. */
   testing(): Promise<Record<string, unknown>>;
+  /** What the hidden tests import as lab:support: the exercise's own helpers (an empty module when it has none). */
+  support(): Promise<Record<string, unknown>>;
 }

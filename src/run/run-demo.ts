@@ -12,7 +12,7 @@ import { basename, join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
-import type { Exercise } from "../../checker/model/exercises.js";
+import { supportModule, type Exercise } from "../../checker/model/exercises.js";
 import { labPaths } from "../../checker/paths.js";
 import { startProvider } from "../../checker/provider/index.js";
 import { bundleLearner, LearnerSyntaxError, learnerSdkUrl } from "../../checker/realm/bundle.js";
@@ -131,6 +131,7 @@ export async function runDemo({ io, exercise, implFile, goal, workspaceDir, time
       workDir: files.dir,
       traceFile,
       labTest: labPaths().labTest,
+      labSupport: existsSync(supportModule(exercise)) ? supportModule(exercise) : null,
     };
     const report = await runChild(args, io, timeoutSeconds);
     writeLine(io.stdout);

@@ -18,6 +18,17 @@ export interface TypeCheck {
   close(): Promise<void>;
 }
 
+/** What `settledOr` hands back for a promise still pending. */
+export const PENDING: unique symbol = Symbol("pending");
+
+/**
+ * The promise's value if it has settled by now, else PENDING, at once: a verdict that is ready
+ * never waits for a warning (a type check on a starved core can take minutes).
+ */
+export function settledOr<T>(promise: Promise<T>): Promise<T | typeof PENDING> {
+  return Promise.race([promise, Promise.resolve(PENDING)]);
+}
+
 /** The lowest scheduling priority: a type check gives way to a test run wanting the same CPU. */
 const IDLE_PRIORITY = 19;
 

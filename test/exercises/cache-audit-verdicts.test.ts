@@ -5,6 +5,7 @@
  */
 import { afterAll, expect, it } from "vitest";
 import Anthropic from "@anthropic-ai/sdk";
+import { startProvider } from "../../checker/testing/index.js";
 import {
   chapterBuilder,
   earlyBreakpointBuilder,
@@ -12,10 +13,9 @@ import {
   modelRouterBuilder,
   rotatedKeysBuilder,
   stampedBuilder,
-  startProvider,
   tenthBuilder,
   type BuildRequest,
-} from "../../checker/testing/index.js";
+} from "../../exercises/07-cache-audit/support/index.js";
 import { auditCaching, findInvalidator } from "../../solutions/07-cache-audit.js";
 
 const provider = await startProvider();

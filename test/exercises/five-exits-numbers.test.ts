@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { labPaths } from "../../checker/paths.js";
 import { startProvider, type Provider } from "../../checker/provider/index.js";
-import { run as runCheckedLate } from "../../exercises/12-five-exits/mutants/budget-checked-late.js";
+import { loadExercises } from "../../checker/model/exercises.js";
 import { newRun, reject, run, type RunOptions, type RunState, type Tool } from "../../solutions/12-five-exits.js";
 
 const FILES: Record<string, string> = { "access.log": "GET /health 200", "errors.log": "worker 7 timed out after 30000 ms", "notes.txt": "Rotate the logs." };
@@ -65,6 +65,13 @@ async function measure(scenario: string, goal: string, opts: Omit<RunOptions, "c
 }
 
 const usd = (v: number) => `$${v.toFixed(6)}`;
+/** The run function of one of exercise 12's mutants, loaded from its full file (written from its diff). */
+async function mutantRun(bug: string): Promise<typeof run> {
+  const twelve = loadExercises(labPaths().exercises, labPaths().solutions).find((e) => e.number === 12)!;
+  const module = (await import(twelve.mutants.find((m) => m.name === bug)!.file)) as { run: typeof run };
+  return module.run;
+}
+
 const lesson = readFileSync(join(labPaths().exercises, "12-five-exits", "lesson.md"), "utf8");
 const quoted: string[] = [];
 const quote = (figure: string) => quoted.push(figure);
@@ -81,7 +88,14 @@ test("the lesson's figures come from these runs", async () => {
     const r = await measure("runaway", "Tidy up the workspace.", { maxBudgetUsd: limit, maxTurns: 1000 });
     quote(`budget ${usd(limit)}: ${r.end.turns} turns, ${usd(r.end.costUsd)}, the last turn ${usd(r.costs.at(-1)!)}`);
   }
-  const late = await measure("runaway", "Tidy up the workspace.", { maxBudgetUsd: 0.01, maxTurns: 1000 }, workspace(), undefined, runCheckedLate as typeof run);
+  const late = await measure(
+    "runaway",
+    "Tidy up the workspace.",
+    { maxBudgetUsd: 0.01, maxTurns: 1000 },
+    workspace(),
+    undefined,
+    await mutantRun("budget-checked-late"),
+  );
   quote(`checked late at $0.010000: ${late.costs.length} calls, ${usd(late.wire)} charged, ${usd(late.end.costUsd)} on the books`);
 
   const goal = "What does the timeout log say?";

@@ -4,8 +4,13 @@ import type { ReplyBlock, Scenario, ScenarioContext, ScenarioReply, StopReason, 
 
 export const defineScenario = (scenario: Scenario): Scenario => scenario;
 
-/** Declarations of path options, for a scenario's `options`: { faults: integer(0, 10) }. */
-export { decimal, flag, integer } from "./options.js";
+/** Declarations of path options, for a scenario's `options`: { faults: integer(0, 10) }; isOn reads a flag. */
+export { decimal, flag, integer, integers, isOn } from "./options.js";
+
+/** Text of an exact size in the provider's own token count. */
+export { countText, padToTokens, tokenText } from "./sized-text.js";
+
+export type { ReplyBlock, Scenario, ScenarioContext, ScenarioReply, StopReason, ToolCall } from "./types.js";
 
 /** A text block for use inside `asks`. */
 export const say = (text: string): ReplyBlock => ({ type: "text", text });

@@ -1,22 +1,14 @@
-import { walkthrough } from "./accounting.js";
 import { badRequest, clientErrors, dropBeforeHeaders, dropMidStream, overloaded, rateLimited, serverErrors } from "./faults.js";
-import { cutToolCall, delegate, repeatDelete, repeatRead, stubborn } from "./harness.js";
 import { loopCycle, loopRepeat, loopStall } from "./loops.js";
-import { exactReply } from "./measured.js";
-import { supportDesk } from "./support-desk.js";
-import { acmeActions, acmeTriage } from "./triage.js";
-import { capitalWeather, destructive, echo, growing, injection, paused, plan, recover, refusing, runaway, slowTool, truncated, weather } from "./tasks.js";
+import { capitalWeather, echo, growing, paused, refusing, runaway, truncated, weather } from "./tasks.js";
+import { exerciseScenarios } from "./discover.js";
 import type { Scenario } from "./types.js";
 
+/** The scenarios the engine keeps: the ones several exercises use. An exercise's own come from its folder (see discover.ts). */
 export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   echo,
   weather,
   capitalWeather,
-  plan,
-  recover,
-  destructive,
-  slowTool,
-  injection,
   runaway,
   growing,
   loopRepeat,
@@ -32,22 +24,14 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   clientErrors,
   dropBeforeHeaders,
   dropMidStream,
-  supportDesk,
-  exactReply,
-  walkthrough,
-  repeatRead,
-  repeatDelete,
-  stubborn,
-  delegate,
-  cutToolCall,
-  acmeTriage,
-  acmeActions,
 ];
 
-export { PLANTED_DOCUMENT, WEATHER_CITIES } from "./tasks.js";
-export { padToTokens } from "./measured.js";
-export { SUPPORT_RETRY_LIMIT } from "./support-desk.js";
-export { tokenText, WALKTHROUGH_OUTPUT } from "./accounting.js";
+/** The engine's scenarios and every exercise's own (see discover.ts). */
+export async function allScenarios(): Promise<Scenario[]> {
+  return [...BUILT_IN_SCENARIOS, ...(await exerciseScenarios(BUILT_IN_SCENARIOS))];
+}
+
+export { WEATHER_CITIES } from "./tasks.js";
 export * from "./helpers.js";
 export { OPTION_MESSAGES } from "./options.js";
 export type * from "./types.js";

@@ -1,5 +1,5 @@
 /**
- * The three loop shapes of exercise 4. Each model repeats its shape until a tool result
+ * The three loop shapes a loop guard must catch. Each model repeats its shape until a tool result
  * comes back marked `is_error`, which is how a harness delivers a loop guard's nudge;
  * then it changes course and answers. What the nudge says does not matter: the harness
  * decides that a result is a nudge, not the words in it. With the option stubborn=1 the

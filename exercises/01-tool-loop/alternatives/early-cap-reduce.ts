@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/01-tool-loop/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Tool loop, variant: an unbounded-looking for(;;) whose only exits are answers and
  * errors; the cap is checked right after the reply that used the last allowed call,

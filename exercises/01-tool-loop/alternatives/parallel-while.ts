@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/01-tool-loop/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Tool loop, variant: a while loop with a call counter, and every tool of a turn
  * started at once with Promise.all. Each tool is wrapped in its own async try/catch,

@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/01-tool-loop/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Tool loop, variant: one model call per recursion level, a switch on stop_reason,
  * and the tools of a turn run one after another. The remaining-call budget is passed

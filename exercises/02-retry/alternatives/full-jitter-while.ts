@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/02-retry/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Retry, variant: a while(true) loop with an explicit attempt index, and "full"
  * jitter: the extra sleep is drawn from [0, 1.0 · wait] (the top of the range the

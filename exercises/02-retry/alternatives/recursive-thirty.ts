@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/02-retry/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Retry, variant: recursion over the attempt number instead of a loop, the lesson's
  * jitter fraction (0.3), the cap applied with an if instead of Math.min, and

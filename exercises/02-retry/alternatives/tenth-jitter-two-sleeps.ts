@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/02-retry/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Retry, variant: a for loop that remembers the last error and throws it after the
  * loop; errors sorted by status code (429, >= 500) plus the connection class; jitter

@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/03-budget/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Budget, variant: money counted in whole nano-dollars. Per-token rates are turned
  * into integer nano-dollars (opus input 5e-6 USD = 5000 n$; write = 5/4 of that,

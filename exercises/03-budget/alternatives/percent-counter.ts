@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/03-budget/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Budget, variant: prices as literals, the cost built from an array of [tokens, rate]
  * terms and summed with reduce, byModel updated with ||, the state computed from a

@@ -1,4 +1,4 @@
-// Written blind from the lesson and the contract by a helper who never read the hidden tests (see /work/blind/03-budget/README.md).
+// Written blind from the lesson and the contract by a helper who never read the hidden tests.
 /**
  * Budget, variant: prices written as multiples of 1e-6, the four terms summed in the
  * reverse order (cache read, cache write, output, input), cache fields read with a

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/08-offloading/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Offloading, variant: the artifact name comes from a UUID's first 8 hex digits and
  * the file is created with the exclusive "wx" flag (a new file, never an overwrite);

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/08-offloading/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Offloading, variant: the pointer is assembled from an array of lines; containment
  * resolves both sides with fs.realpathSync and judges path.relative(realRoot, realPath);

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/08-offloading/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Offloading, variant: fs.realpathSync.native on both sides and a prefix test that
  * includes the trailing separator (component-safe: ".../agent-artifacts-evil" does not

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/09-trajectory/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Trajectory assertions, variant: the constructor indexes the trace once into
  * tool -> list of step positions and batch -> size; assertions read the index.

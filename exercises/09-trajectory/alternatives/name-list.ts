@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/09-trajectory/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Trajectory assertions, variant: a list of tool names in step order, counts by
  * filter, batch sizes grouped in a Map, and a pattern copied without its g flag

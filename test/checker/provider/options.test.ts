@@ -1,6 +1,6 @@
 /** Path options are declared by each scenario: unknown ones and values out of range are a 400 naming them. */
 import { describe, expect, it } from "vitest";
-import { BUILT_IN_SCENARIOS } from "../../../checker/provider/index.js";
+import { allScenarios, BUILT_IN_SCENARIOS } from "../../../checker/provider/index.js";
 import { ROUTE_MESSAGES } from "../../../checker/provider/route.js";
 import { ask, expectErrorResponse, post, useProvider } from "./support.js";
 
@@ -53,8 +53,10 @@ describe("values out of range", () => {
 });
 
 describe("declarations", () => {
-  it("every option a built-in scenario's description mentions is declared", () => {
-    for (const scenario of BUILT_IN_SCENARIOS) {
+  it("every option a scenario's description mentions is declared, the engine's and each exercise's", async () => {
+    const scenarios = await allScenarios();
+    expect(scenarios.length).toBeGreaterThan(BUILT_IN_SCENARIOS.length);
+    for (const scenario of scenarios) {
       const mentioned = [...scenario.description.matchAll(/\b([a-zA-Z]+)=/g)].map((m) => m[1]!);
       expect(Object.keys(scenario.options ?? {}), scenario.name).toEqual(expect.arrayContaining(mentioned));
     }

@@ -5,7 +5,8 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { padToTokens, SUPPORT_RETRY_LIMIT } from "../../../checker/provider/scenarios/index.js";
+import { padToTokens } from "../../../checker/provider/scenarios/index.js";
+import { SUPPORT_RETRY_LIMIT } from "../../../exercises/06-eval-harness/scenarios.js";
 import { drive, type Tools } from "./driver.js";
 import { segmentTokens } from "./render.js";
 import { ask, clientFor, useProvider } from "./support.js";

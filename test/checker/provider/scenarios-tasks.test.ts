@@ -1,7 +1,7 @@
 /** The conversational scenarios do what their descriptions say, driven by a small agent loop over the SDK. */
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { PLANTED_DOCUMENT } from "../../../checker/provider/index.js";
+import { PLANTED_DOCUMENT } from "../../../exercises/08-offloading/scenarios.js";
 import { drive, type Tools } from "./driver.js";
 import { clientFor, useProvider } from "./support.js";
 

@@ -1,6 +1,7 @@
 /** The `walkthrough` scenario and tokenText: token counts set exactly, for exercise 10's priced walk-through. */
 import { describe, expect, it } from "vitest";
-import { tokenText, WALKTHROUGH_OUTPUT } from "../../../checker/provider/scenarios/accounting.js";
+import { tokenText } from "../../../checker/provider/scenarios/sized-text.js";
+import { WALKTHROUGH_OUTPUT } from "../../../exercises/10-accounting/scenarios.js";
 import { countText } from "../../../checker/provider/tokens.js";
 import { clientFor, freshKey, useProvider } from "./support.js";
 

@@ -20,6 +20,7 @@ const exercise = (alternatives: string[] = []): Exercise => ({
   bugs: { "off-by-one": "adds one too many", "lost-sign": "drops the sign" },
   questions: [],
   dir: "/lab/exercises/01-adder",
+  built: "/lab/dist/exercises/01-adder",
   fileName: "01-adder.ts",
   lesson: "/lab/exercises/01-adder/lesson.md",
   stub: "/lab/exercises/01-adder/stub.ts",
@@ -27,8 +28,18 @@ const exercise = (alternatives: string[] = []): Exercise => ({
   solution: "/lab/solutions/01-adder.ts",
   references: { 3: "/lab/exercises/01-adder/reference/tier3.ts" },
   mutants: [
-    { bug: "lost-sign", file: "/lab/exercises/01-adder/mutants/lost-sign.ts" },
-    { bug: "off-by-one", file: "/lab/exercises/01-adder/mutants/off-by-one.ts" },
+    {
+      name: "lost-sign",
+      bug: "lost-sign",
+      source: "/lab/exercises/01-adder/mutants/lost-sign.diff",
+      file: "/lab/dist/exercises/01-adder/mutants/lost-sign.ts",
+    },
+    {
+      name: "off-by-one",
+      bug: "off-by-one",
+      source: "/lab/exercises/01-adder/mutants/off-by-one.diff",
+      file: "/lab/dist/exercises/01-adder/mutants/off-by-one.ts",
+    },
   ],
   alternatives: alternatives.map((f) => `/lab/exercises/01-adder/alternatives/${f}`),
 });
@@ -68,8 +79,8 @@ test("every mutant caught by a test carrying its name, and every correct file gr
 test("a mutant killed only by tests named after other bugs is a problem", () => {
   const verdict = judge(exercise(), { solution: run(), stub, mutants: [run([SUM, ZERO]), run([SUM])] });
 
-  expect(verdict.problems).toEqual([SELF_CHECK_MESSAGES.mutantUnnamed("lost-sign")]);
-  expect(SELF_CHECK_MESSAGES.mutantUnnamed("lost-sign")).toBe(
+  expect(verdict.problems).toEqual([SELF_CHECK_MESSAGES.mutantUnnamed("lost-sign", "lost-sign")]);
+  expect(SELF_CHECK_MESSAGES.mutantUnnamed("lost-sign", "lost-sign")).toBe(
     'mutant lost-sign is caught only by tests named after other bugs: no test ending "(lost-sign bug)" fails on it, so the screen would explain the wrong mistake',
   );
 });

@@ -9,7 +9,7 @@ import {
   stagedEmbedder,
   stagedVector,
 } from "../../../checker/testing/staged-embeddings.js";
-import { memoized, stagedSweep, sweep, sweepGrid, sweepTable, SWEEP_THRESHOLDS } from "../../../checker/testing/threshold-sweep.js";
+import { memoized, stagedSweep, sweep, sweepGrid, sweepTable, SWEEP_THRESHOLDS } from "../../../exercises/05-semantic-cache/support/index.js";
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let sum = 0;

@@ -6,6 +6,7 @@ import type { RunResult } from "../../../checker/model/result.js";
 import { CHECK_NOTES, checkCommand } from "../../../src/commands/check.js";
 import { CONTEXT_MESSAGES } from "../../../src/commands/context.js";
 import { LEARNER_WORDS } from "../../../src/report/learner-words.js";
+import { TypeChecker, type TypeCheck } from "../../../src/typecheck/type-checker.js";
 import { captureIo } from "../../support/io.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -62,8 +63,11 @@ describe("lab check on the fixture exercise", () => {
   test("a type error is a warning above the closing line: the tests still run and pass, exit 0", async () => {
     const { cwd, file } = project(10, true);
     writeFileSync(file, `${solution}\nexport const answer: number = "forty-two";\n`);
+    // The lab's own type checker, asked first: its answer is there before the verdict is.
+    const checker = new TypeChecker();
+    const answer = await checker.check(file);
     const io = captureIo(cwd);
-    expect(await checkCommand("1", {}, io, paths)).toBe(0);
+    expect(await checkCommand("1", {}, io, paths, () => ({ check: () => Promise.resolve(answer), close: () => checker.close() }))).toBe(0);
     const lines = io.out().trimEnd().split("\n");
     const line = solution.split("\n").length + 1;
     expect(lines.slice(-4)).toEqual([
@@ -73,6 +77,17 @@ describe("lab check on the fixture exercise", () => {
       "3 passed, 0 failed",
     ]);
   }, 120_000);
+
+  test("a type check that has not answered when the verdict is ready is left out, said so, and never waited for", async () => {
+    const { cwd, file } = project(10, true);
+    writeFileSync(file, solution);
+    let closed = false;
+    const silent: TypeCheck = { check: () => new Promise(() => {}), close: async () => void (closed = true) };
+    const io = captureIo(cwd);
+    expect(await checkCommand("1", {}, io, paths, () => silent)).toBe(0);
+    expect(io.out().trimEnd().split("\n").slice(-3)).toEqual([CHECK_NOTES.typeCheckPending, "", "3 passed, 0 failed"]);
+    expect(closed).toBe(true);
+  });
 
   test("a syntax error with the type checker on: only the syntax error, no type-error warning repeating it", async () => {
     const { cwd, file } = project(10, true);
@@ -158,7 +173,7 @@ describe("lab check as a process, on the real exercise 1", () => {
   }, 180_000); // two whole processes, each with a cold type check after its run
 
   test("a failing assertion reads under the test's sentence: its own sentence checked, then the matcher's text in plain words as what was found", () => {
-    const mutant = "exercises/01-tool-loop/mutants/split-results.ts";
+    const mutant = "dist/exercises/01-tool-loop/mutants/split-results.ts";
     const run = spawnSync(process.execPath, [bin, "check", "1", "--file", mutant], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(1);
     const lines = run.stdout.split("\n");

@@ -5,6 +5,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { loadExercises } from "../../../checker/model/exercises.js";
 import { labPaths } from "../../../checker/paths.js";
 import { gradeCommand } from "../../../src/commands/grade.js";
 import { GRADE_NOTES } from "../../../src/grade/messages.js";
@@ -14,7 +15,8 @@ import { noSignals, tempDir } from "./support.js";
 const lab = labPaths();
 const PATHS = { root: lab.root, exercises: lab.exercises, solutions: lab.solutions };
 const SOLUTION = readFileSync(join(lab.solutions, "08-offloading.ts"), "utf8");
-const mutant = (bug: string) => readFileSync(join(lab.exercises, "08-offloading/mutants", `${bug}.ts`), "utf8");
+const eight = loadExercises(lab.exercises, lab.solutions).find((e) => e.number === 8)!;
+const mutant = (bug: string) => readFileSync(eight.mutants.find((m) => m.name === bug)!.file, "utf8");
 const PLANTED = "a symlink planted inside the root that points outside is refused (no-realpath bug)";
 const LINKED_ROOT = "an Offloader whose root is reached through a symlink still reads its own artifacts (realpath-one-side bug)";
 
@@ -68,6 +70,9 @@ test("a changed fixture is a changed test: the exercise is graded again", async 
   const copy = tempDir("lab-08");
   cpSync(join(lab.exercises, "08-offloading"), join(copy, "exercises/08-offloading"), { recursive: true, verbatimSymlinks: true });
   mkdirSync(join(copy, "solutions"));
+  // An exercise is its folder, its solution (its mutants are diffs against it) and what the build made of its support.
+  cpSync(join(lab.solutions, "08-offloading.ts"), join(copy, "solutions/08-offloading.ts"));
+  cpSync(join(lab.root, "dist/exercises/08-offloading"), join(copy, "dist/exercises/08-offloading"), { recursive: true });
   const paths = { root: lab.root, exercises: join(copy, "exercises"), solutions: join(copy, "solutions") };
   const dir = tempDir("class-08-fixture");
   mkdirSync(join(dir, "ada"));

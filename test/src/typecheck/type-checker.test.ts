@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { TypeChecker } from "../../../src/typecheck/type-checker.js";
+import { PENDING, settledOr, TypeChecker } from "../../../src/typecheck/type-checker.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 // The real TypeScript language service in its worker thread (from dist: npm run build first).
@@ -79,3 +79,13 @@ test.runIf(process.platform === "linux")(
   },
   120_000,
 );
+
+test("settledOr: a settled promise's value at once, a pending one's PENDING at once, never a wait", async () => {
+  expect(await settledOr(Promise.resolve([]))).toEqual([]);
+  expect(await settledOr(Promise.resolve(null))).toBeNull();
+  expect(await settledOr(new Promise(() => {}))).toBe(PENDING);
+  const late = new Promise<string>((resolve) => setImmediate(() => resolve("late")));
+  expect(await settledOr(late)).toBe(PENDING);
+  await late;
+  expect(await settledOr(late)).toBe("late");
+});
