@@ -65,13 +65,15 @@ test("exercise 12: a harness with no budget check at all is told how its run end
 });
 
 test("exercise 11: a loop with no budget check at all is told what it did, not another placement's bug; budget-throws is still told its own", async () => {
-  const check = "    let note: string | null;\n    try {\n      note = budget.guard();\n    } catch {\n      return partial(REASONS.budget);\n    }\n    if (note) next.push({ type: \"text\", text: note }); // in the messages, never the system prompt\n";
+  const check =
+    '    let note: string | null;\n    try {\n      note = budget.guard();\n    } catch {\n      return partial(REASONS.budget);\n    }\n    if (note) next.push({ type: "text", text: note }); // in the messages, never the system prompt\n';
   const file = changed(exercise(11), check, "");
   const inSystem = await rowOf(exercise(11), file, "the system prompt is identical on every call");
   expect(inSystem.slice(0, 2)).toEqual(["        checked: the note reached the model", "        found: false; it should equal true"]);
   const partial = await rowOf(exercise(11), file, "the budget's stop returns a partial");
   expect(partial.join("\n")).toContain('"reason": "step cap of 25 reached"');
-  for (const row of [inSystem, partial, await rowOf(exercise(11), file, "joins the turn's tool results")]) expect(row.join("\n")).not.toContain("guards against");
+  for (const row of [inSystem, partial, await rowOf(exercise(11), file, "joins the turn's tool results")])
+    expect(row.join("\n")).not.toContain("guards against");
   const throws = await rowOf(exercise(11), exercise(11).mutants.find((m) => m.bug === "budget-throws")!.file, "the budget's stop returns a partial");
   expect(throws[0]).toBe("        run threw instead of returning a partial (budget-throws bug): budget of $0.06 exhausted");
   expect(throws.at(-1)).toMatch(/^ {8}this test guards against the budget-throws bug: /);
