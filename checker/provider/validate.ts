@@ -13,6 +13,32 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 
+/** The `type` tags a message content block may carry: the pinned SDK's ContentBlockParam, sorted as the API lists them. */
+export const CONTENT_BLOCK_TAGS = [
+  "bash_code_execution_tool_result",
+  "code_execution_tool_result",
+  "container_upload",
+  "document",
+  "image",
+  "redacted_thinking",
+  "search_result",
+  "server_tool_use",
+  "text",
+  "text_editor_code_execution_tool_result",
+  "thinking",
+  "tool_result",
+  "tool_search_tool_result",
+  "tool_use",
+  "web_fetch_tool_result",
+  "web_search_tool_result",
+];
+
+/** The API's words for a tagged union's tag it does not know; a tag past 100 characters is cut. */
+const tagMismatch = (path: string, tag: string, expected: readonly string[]) =>
+  `${path}: Input tag '${tag.length > 100 ? `${tag.slice(0, 100)}…` : tag}' found using 'type' does not match any of the expected tags: ${expected
+    .map((t) => `'${t}'`)
+    .join(", ")}`;
+
 /** How deep arrays and objects may nest in a body (the body itself is level 1). */
 export const MAX_DEPTH = 128;
 
@@ -32,8 +58,8 @@ export const MESSAGES = {
   atMost: (path: string, n: number) => `${path}: Input should be less than or equal to ${n}`,
   toolChoiceObject: "tool_choice: Input should be a valid dictionary or object to extract fields from",
   toolChoiceNoTag: "tool_choice: Unable to extract tag using discriminator 'type'",
-  toolChoiceTag: (tag: string) =>
-    `tool_choice: Input tag '${tag.length > 100 ? `${tag.slice(0, 100)}…` : tag}' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'`,
+  toolChoiceTag: (tag: string) => tagMismatch("tool_choice", tag, ["auto", "any", "tool", "none"]),
+  blockTag: (path: string, tag: string) => tagMismatch(path, tag, CONTENT_BLOCK_TAGS),
   role: (path: string) => `${path}: Input should be 'user' or 'assistant'`,
   emptyMessages: "messages: at least one message is required",
   firstRole: 'messages: first message must use the "user" role',
@@ -91,6 +117,7 @@ function checkBlock(block: unknown, path: string): number {
   if (!isObject(block)) throw invalid(MESSAGES.object(path));
   if (!("type" in block)) throw invalid(MESSAGES.required(`${path}.type`));
   if (typeof block["type"] !== "string") throw invalid(MESSAGES.string(`${path}.type`));
+  if (!CONTENT_BLOCK_TAGS.includes(block["type"])) throw invalid(MESSAGES.blockTag(path, block["type"]));
   switch (block["type"]) {
     case "text":
       checkTextBlock(block, path);

@@ -19,6 +19,7 @@ import {
   text,
   type ReplyBlock,
   type Scenario,
+  type ScenarioReply,
   type ScenarioContext,
 } from "../../checker/provider/scenarios/helpers.js";
 
@@ -77,10 +78,21 @@ function sizedAnswer(ctx: ScenarioContext, cited: boolean, tokens: number): stri
   return padToTokens(`${draft}\nThe remaining steps follow the same pattern.`, tokens);
 }
 
+/** An answer as two text blocks, the second opening at Claim 2: joined with "\n" they are the one-block answer. */
+function inTwoBlocks(answer: string): ScenarioReply {
+  const at = answer.indexOf("\nClaim 2");
+  return { kind: "message", content: [say(answer.slice(0, at)), say(answer.slice(at + 1))], stopReason: "end_turn" };
+}
+
+/** What the real API sometimes sends: an end_turn reply with no content at all. */
+const saysNothing = (): ScenarioReply => ({ kind: "message", content: [], stopReason: "end_turn" });
+
 export const acmeTriage = defineScenario({
   name: "acme-triage",
-  description: "search_docs + get_account in one turn, two read_artifact pages, an uncited claim, then a cited answer (steal=1: asks for tenant globex)",
-  options: { steal: flag() },
+  description:
+    "search_docs + get_account in one turn, two read_artifact pages, an uncited claim, then a cited answer " +
+    "(steal=1: asks for tenant globex; split=1: each answer in two text blocks; silent=1: an empty reply once the draft is sent back)",
+  options: { steal: flag(), split: flag(), silent: flag() },
   reply(ctx) {
     const [first, page1, page2, draft, final] = ACME_OUTPUT;
     if (ctx.turn === 0) {
@@ -99,7 +111,9 @@ export const acmeTriage = defineScenario({
     }
     // The harness's feedback names the missing citation; until it has, the model leaves one out.
     const objected = ctx.request.messages.some((m) => m.role === "user" && JSON.stringify(m.content).includes("no citation"));
-    return text(sizedAnswer(ctx, objected, objected ? final : draft));
+    if (objected && isOn(ctx.options, "silent")) return saysNothing();
+    const reply = sizedAnswer(ctx, objected, objected ? final : draft);
+    return isOn(ctx.options, "split") ? inTwoBlocks(reply) : text(reply);
   },
 });
 

@@ -656,4 +656,17 @@ describe("12 five exits", () => {
     expect(ran, "no call of a cut-off reply runs").toEqual([]);
     expect(session.calls()).toHaveLength(1);
   });
+
+  test('a reply in two text blocks is the whole output, joined with "" or "\\n" (output-first-block-only bug)', async () => {
+    const session = await open("plan", undefined, { split: 1 });
+    const end = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: session.client });
+
+    const last = session.calls().at(-1)!.response as Anthropic.Message;
+    const [first, second] = last.content.flatMap((b) => (b.type === "text" ? [b.text] : []));
+    expect(second, "the answer came in two text blocks").toBeDefined();
+    expect(end.status).toBe("completed");
+    // The joiner is the learner's choice: a newline if the output holds one, else nothing.
+    const whole = end.output?.includes("\n") ? `${first!}\n${second!}` : first! + second!;
+    expect(end.output, "both blocks, joined with nothing or a newline").toBe(whole);
+  });
 });

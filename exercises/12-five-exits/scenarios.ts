@@ -3,17 +3,33 @@
  * asked for, a slow tool, a repeated read, a repeated delete, an error no retry can fix, a
  * parent that hands a question to a research subagent, and a reply cut off with a tool call in it.
  */
-import { asks, call, callsOf, defineScenario, filler, lastAnswered, text, toolUse, type Scenario } from "../../checker/provider/scenarios/helpers.js";
+import {
+  asks,
+  call,
+  callsOf,
+  defineScenario,
+  filler,
+  flag,
+  isOn,
+  lastAnswered,
+  say,
+  text,
+  toolUse,
+  type Scenario,
+} from "../../checker/provider/scenarios/helpers.js";
 
 const firstLine = (value: string) => value.trim().split("\n")[0]!.slice(0, 200);
 export const plan = defineScenario({
   name: "plan",
-  description: "list_files, read_file errors.log, then an answer quoting it",
+  description: "list_files, read_file errors.log, then an answer quoting it (split=1: the answer in two text blocks)",
+  options: { split: flag() },
   reply(ctx) {
     if (!lastAnswered(ctx, "list_files")) return toolUse("list_files");
     const read = lastAnswered(ctx, "read_file");
     if (!read) return toolUse("read_file", { path: "errors.log" });
-    return text(`errors.log says: ${firstLine(read.result!.text)}`);
+    const answer = `errors.log says: ${firstLine(read.result!.text)}`;
+    if (!isOn(ctx.options, "split")) return text(answer);
+    return { kind: "message", content: [say(answer), say("No other log mentions a timeout.")], stopReason: "end_turn" };
   },
 });
 

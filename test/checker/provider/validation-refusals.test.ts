@@ -117,3 +117,58 @@ describe("tool_choice", () => {
     },
   );
 });
+
+describe("content block types", () => {
+  const EXPECTED_TAGS =
+    "'bash_code_execution_tool_result', 'code_execution_tool_result', 'container_upload', 'document', 'image', 'redacted_thinking', " +
+    "'search_result', 'server_tool_use', 'text', 'text_editor_code_execution_tool_result', 'thinking', 'tool_result', " +
+    "'tool_search_tool_result', 'tool_use', 'web_fetch_tool_result', 'web_search_tool_result'";
+  const withAssistant = (block: Body): Body => ({
+    ...ask("hi"),
+    messages: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [{ type: "text", text: "Looking." }, block] },
+      { role: "user", content: "go on" },
+    ],
+  });
+
+  it("a user block whose type is empty is the API's 400, word for word, through the SDK as BadRequestError", async () => {
+    const body = { ...ask("hi"), messages: [{ role: "user", content: [{ type: "", text: "Wrap up now." }] }] };
+    const message = `messages.0.content.0: Input tag '' found using 'type' does not match any of the expected tags: ${EXPECTED_TAGS}`;
+    expectErrorResponse(await post(provider(), "/v1/messages", JSON.stringify(body)), 400, message);
+    const err = await rejection(clientFor(provider()).messages.create(body as never));
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(err.error.error.message).toBe(message);
+  });
+
+  it.each(["input_text", "tool-call", "Text", "reasoning"])("a block of type %j in an assistant message is refused, naming where", async (tag) => {
+    const got = await post(provider(), "/v1/messages", JSON.stringify(withAssistant({ type: tag, text: "x" })));
+    expectErrorResponse(got, 400, `messages.1.content.1: Input tag '${tag}' found using 'type' does not match any of the expected tags: ${EXPECTED_TAGS}`);
+  });
+
+  it("a tag past 100 characters is cut in the message", async () => {
+    const got = await post(provider(), "/v1/messages", JSON.stringify(withAssistant({ type: "x".repeat(150) })));
+    expectErrorResponse(
+      got,
+      400,
+      `messages.1.content.1: Input tag '${"x".repeat(100)}…' found using 'type' does not match any of the expected tags: ${EXPECTED_TAGS}`,
+    );
+  });
+
+  it.each([
+    { type: "thinking", thinking: "The user wants the weather.", signature: "sig" },
+    { type: "redacted_thinking", data: "opaque" },
+    { type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "weather" } },
+  ])("an assistant block of type $type is accepted", async (block) => {
+    expect((await post(provider(), "/v1/messages", JSON.stringify(withAssistant(block)))).status).toBe(200);
+  });
+
+  it.each([
+    { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+    { type: "document", source: { type: "text", media_type: "text/plain", data: "The sky is blue." } },
+    { type: "search_result", source: "https://example.com", title: "Sky", content: [{ type: "text", text: "The sky is blue." }] },
+  ])("a user block of type $type is accepted", async (block) => {
+    const body = { ...ask("hi"), messages: [{ role: "user", content: [block, { type: "text", text: "What does it say?" }] }] };
+    expect((await post(provider(), "/v1/messages", JSON.stringify(body))).status).toBe(200);
+  });
+});
