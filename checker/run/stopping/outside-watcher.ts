@@ -9,7 +9,7 @@
  * It runs no learner code, so its event loop is always free to notice.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { killGroup } from "./kill-group.js";
 import { startTicks } from "../walls/owned-temp.js";
 import type { GuardMessage, GuardReport, GuardRequest } from "./outside-watcher-link.js";
@@ -44,21 +44,34 @@ function killEscaped(pid: number): void {
   for (const [child, started] of seen ?? []) if (started !== "" && startTicks(child) === started) killGroup(child);
 }
 
+/**
+ * The children of `pid` now, from the kernel's list of each of its threads: a child belongs to
+ * the thread that started it, and learner code starts its children from the realm's thread.
+ */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  try {
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        for (const child of readFileSync(`/proc/${pid}/task/${thread}/children`, "utf8").trim().split(/\s+/)) if (child) found.push(Number(child));
+      } catch {
+        // That thread ended meanwhile.
+      }
+    }
+  } catch {
+    // It exited, or this kernel keeps no children lists.
+  }
+  return found;
+}
+
 /** The processes below `pid` that exist now (Linux: the kernel's children lists). */
 function descendantsOf(pid: number): number[] {
   const found: number[] = [];
   const queue = [pid];
   while (queue.length > 0) {
-    const parent = queue.shift()!;
-    try {
-      for (const child of readFileSync(`/proc/${parent}/task/${parent}/children`, "utf8").trim().split(/\s+/)) {
-        if (child) {
-          found.push(Number(child));
-          queue.push(Number(child));
-        }
-      }
-    } catch {
-      // It exited, or this kernel keeps no children lists.
+    for (const child of childrenOf(queue.shift()!)) {
+      found.push(child);
+      queue.push(child);
     }
   }
   return found;

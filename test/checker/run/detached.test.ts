@@ -19,13 +19,18 @@ const fixture = join(import.meta.dirname, "../../fixtures/lab");
 const [adder] = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"));
 const solution = readFileSync(join(fixture, "solutions/01-adder.ts"), "utf8");
 
-/** A learner file that, while loading, starts a detached child that records its pid (as this process sees it) and waits a minute. */
-function detachingFile(dir: string, pidFile: string): string {
+/**
+ * A learner file that, while loading, starts a detached child that records its pid (as this
+ * process sees it) and waits a minute; then it goes on loading for 300 ms, or, `forever`, never
+ * finishes (its run is stopped at the time limit, with the realm's thread that started the
+ * child still running).
+ */
+function detachingFile(dir: string, pidFile: string, forever = false): string {
   const child = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, process.platform === "linux" ? require("fs").readlinkSync("/proc/self") : String(process.pid)); setTimeout(() => {}, 60000);`;
   const file = join(dir, "01-adder.ts");
   writeFileSync(
     file,
-    `import { spawn } from "node:child_process";\n${solution}\nspawn(process.execPath, ["-e", ${JSON.stringify(child)}], { detached: true, stdio: "ignore" }).unref();\nawait new Promise((resolve) => setTimeout(resolve, 300));\n`,
+    `import { spawn } from "node:child_process";\n${solution}\nspawn(process.execPath, ["-e", ${JSON.stringify(child)}], { detached: true, stdio: "ignore" }).unref();\nawait new Promise((resolve) => ${forever ? "void resolve" : "setTimeout(resolve, 300)"});\n`,
   );
   return file;
 }
@@ -53,6 +58,27 @@ test.each(modes)(
     try {
       const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile) });
       expect(result.status).toBe("passed");
+      await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
+      pid = Number(readFileSync(pidFile, "utf8"));
+    } finally {
+      await runner.close();
+    }
+    await until(() => !alive(pid), "the detached child to end", 5_000, 20);
+  },
+  60_000,
+);
+
+test.runIf(process.platform === "linux")(
+  "without a PID namespace, a detached child started from the realm's thread is seen and killed: the run is stopped while that thread still runs",
+  async () => {
+    process.env[PID_NAMESPACE_ENV] = "off";
+    const dir = tempDir("detached");
+    const pidFile = join(dir, "child.pid");
+    const runner = await Runner.create({ timeoutSeconds: 3 });
+    let pid = 0;
+    try {
+      const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile, true) });
+      expect(result.status).toBe("timeout");
       await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
       pid = Number(readFileSync(pidFile, "utf8"));
     } finally {
