@@ -46,45 +46,37 @@ const modes = [
   ["without one (tracked by the guard)", "off", process.platform === "linux"],
 ] as const;
 
+/**
+ * Runs a detaching learner file (see detachingFile) with the PID namespace `setting`, expects
+ * the run to end `status`, and then the detached child to be gone.
+ */
+async function detachedChildEnds(setting: string, forever: boolean, status: "passed" | "timeout"): Promise<void> {
+  process.env[PID_NAMESPACE_ENV] = setting;
+  const dir = tempDir("detached");
+  const pidFile = join(dir, "child.pid");
+  const runner = await Runner.create({ timeoutSeconds: forever ? 3 : 20 });
+  let pid = 0;
+  try {
+    const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile, forever) });
+    expect(result.status).toBe(status);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
+    pid = Number(readFileSync(pidFile, "utf8"));
+  } finally {
+    await runner.close();
+  }
+  await until(() => !alive(pid), "the detached child to end", 5_000, 20);
+}
+
 test.each(modes)(
   "a detached child started by learner code is gone once the run is over: %s",
   async (_mode, setting, applies) => {
-    if (!applies) return;
-    process.env[PID_NAMESPACE_ENV] = setting;
-    const dir = tempDir("detached");
-    const pidFile = join(dir, "child.pid");
-    const runner = await Runner.create({ timeoutSeconds: 20 });
-    let pid = 0;
-    try {
-      const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile) });
-      expect(result.status).toBe("passed");
-      await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
-      pid = Number(readFileSync(pidFile, "utf8"));
-    } finally {
-      await runner.close();
-    }
-    await until(() => !alive(pid), "the detached child to end", 5_000, 20);
+    if (applies) await detachedChildEnds(setting, false, "passed");
   },
   60_000,
 );
 
 test.runIf(process.platform === "linux")(
   "without a PID namespace, a detached child started from the realm's thread is seen and killed: the run is stopped while that thread still runs",
-  async () => {
-    process.env[PID_NAMESPACE_ENV] = "off";
-    const dir = tempDir("detached");
-    const pidFile = join(dir, "child.pid");
-    const runner = await Runner.create({ timeoutSeconds: 3 });
-    let pid = 0;
-    try {
-      const result = await runner.run({ exercise: adder!, implFile: detachingFile(dir, pidFile, true) });
-      expect(result.status).toBe("timeout");
-      await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the detached child writing its pid", 10_000, 20);
-      pid = Number(readFileSync(pidFile, "utf8"));
-    } finally {
-      await runner.close();
-    }
-    await until(() => !alive(pid), "the detached child to end", 5_000, 20);
-  },
+  () => detachedChildEnds("off", true, "timeout"),
   60_000,
 );
