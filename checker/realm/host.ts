@@ -10,7 +10,7 @@
 import { getHeapStatistics } from "node:v8";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import Anthropic from "#anthropic-sdk";
-import { HANG_LIMIT_MS } from "../model/limits.js";
+import { CALL_LIMIT_MS } from "../model/limits.js";
 import { type Locals, Membrane, REAL_CLOCK, RealmStopped } from "./membrane.js";
 import { REALM_MESSAGES } from "./messages.js";
 import type { LearnerBundle } from "./bundle.js";
@@ -22,12 +22,11 @@ import type { RehearsalUrls } from "../run/workers/rehearsal.js";
 const ENTRY = import.meta.url.endsWith(".ts") ? new URL("../../dist/checker/realm/entry.js", import.meta.url) : new URL("./entry.js", import.meta.url);
 
 /**
- * How long one synchronous call into learner code may keep the test waiting: as long as the
- * whole test may take (a sync call blocks the test's thread, so its limit is the test's).
- * LAB_CALL_LIMIT_MS in the worker's environment sets another.
+ * How long one synchronous call into learner code may keep the test waiting (see
+ * model/limits.ts); LAB_CALL_LIMIT_MS in the worker's environment sets another.
  */
 export const CALL_LIMIT_ENV = "LAB_CALL_LIMIT_MS";
-const DEFAULT_CALL_LIMIT_MS = HANG_LIMIT_MS;
+const DEFAULT_CALL_LIMIT_MS = CALL_LIMIT_MS;
 
 /** The realm's side of the boundary must not import bundle.ts: it runs where the lab's files may not be read. */
 export type RealmBundle = Pick<LearnerBundle, "code" | "map" | "sdkUrl" | "root">;

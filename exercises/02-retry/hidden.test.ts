@@ -8,11 +8,6 @@ const MODEL = "claude-haiku-4-5";
 /** More attempts than any correct retry makes here (the most is 9). */
 const FUSE = 30;
 
-/**
- * Time allowed to a test that makes dozens of model calls. The runner's default of 2 s is for
- * catching a loop that never ends; a busy machine can take that long for sixty honest calls.
- */
-const MANY_CALLS_MS = 8_000;
 
 /** Statuses the request itself got wrong: sending the same request again cannot help. */
 const FINAL_4XX = [401, 403, 404, 413, 422];
@@ -108,7 +103,7 @@ describe("02 retry", () => {
     };
     const [least, most] = [await slept(() => 0), await slept(() => 0.999)];
     expect(most - least, `slept ${least.toFixed(3)} s at random() = 0, ${most.toFixed(3)} s near 1`).toBeGreaterThanOrEqual(0.09 * least);
-  }, MANY_CALLS_MS);
+  });
 
   test("401, 403, 404, 413 and 422 are each sent once and rethrown at once, like a 400 (retries-other-4xx bug)", async () => {
     for (const status of FINAL_4XX) {

@@ -198,8 +198,6 @@ describe("04 loop guard: fingerprints, the cap, the options", () => {
 // first trip it sends the guard's sentence back as the tool's result, marked is_error,
 // which is what makes the scripted model change course.
 
-/** Up to 18 model calls per test: more than the runner's default per-test time on a loaded machine. */
-const WIRED_MS = 8_000;
 const SCENARIOS = ["loop-repeat", "loop-cycle", "loop-stall"] as const;
 
 describe("04 loop guard: wired into the loop", () => {
@@ -216,7 +214,7 @@ describe("04 loop guard: wired into the loop", () => {
       expect(markedResults(session), `${scenario}: the nudge reached the model as a tool result`).toEqual(outcome.nudges);
       expect(guard.halted).toBe(false);
     }
-  }, WIRED_MS);
+  });
 
   test("a model that ignores its nudge is stopped by the second trip with a partial report, long before the step cap (no-trip-count bug)", async () => {
     // Two shapes are enough to judge what follows a trip; the stall takes 9 calls to get there.
@@ -231,5 +229,5 @@ describe("04 loop guard: wired into the loop", () => {
       // Both shapes trip by their 4th step, and the next trip ends the run; the cap is 40.
       expect(guard.steps, `${scenario}: checks made before the run ended`).toBeLessThanOrEqual(12);
     }
-  }, WIRED_MS);
+  });
 });

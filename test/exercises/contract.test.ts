@@ -70,3 +70,29 @@ test("no file of the repository cites a path outside it", () => {
   expect(tracked.length).toBeGreaterThan(300);
   expect(citing).toEqual([]);
 });
+
+/** Where a hidden test sets a time limit of its own: a third argument to test/it/describe, or a `timeout` option. */
+function ownTimeLimits(hiddenTest: string): string[] {
+  const file = ts.createSourceFile(hiddenTest, readFileSync(hiddenTest, "utf8"), ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression.getText(file).split(".")[0];
+      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+      if (["test", "it", "describe"].includes(callee ?? "")) {
+        if (node.arguments.length > 2) found.push(`line ${line}: a limit after the body`);
+        const options = node.arguments[1];
+        if (options && ts.isObjectLiteralExpression(options) && options.properties.some((p) => p.name?.getText(file) === "timeout"))
+          found.push(`line ${line}: a timeout option`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+test("no hidden test sets a time limit of its own: the runner's one hang limit holds for every test (checker/model/limits.ts)", () => {
+  for (const exercise of exercises) expect(ownTimeLimits(exercise.hiddenTest), exercise.id).toEqual([]);
+  expect(exercises.length).toBe(12);
+});

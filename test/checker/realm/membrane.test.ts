@@ -11,7 +11,7 @@ import { learnerRealms } from "./learner-realms.js";
 import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
 import { REALM_MESSAGES } from "../../../dist/checker/realm/messages.js";
 import { OUTPUT_CAP, outputCut } from "../../../dist/checker/realm/host.js";
-import { HANG_LIMIT_MS } from "../../../dist/checker/model/limits.js";
+import { CALL_LIMIT_MS } from "../../../dist/checker/model/limits.js";
 
 const { dir, realms, learner } = learnerRealms("realm-test");
 
@@ -226,7 +226,7 @@ describe("nothing of the test runner is in the learner's realm", () => {
 
   test("a sync endless loop is stopped from outside at the call limit", async () => {
     const m = await learner("loops", `export function spin() { for (;;) {} }`);
-    const limit = (HANG_LIMIT_MS / 1000).toFixed(1);
+    const limit = (CALL_LIMIT_MS / 1000).toFixed(1);
     expect(() => m.spin()).toThrow(`Your code was stopped: it kept running for more than ${limit} s without returning`);
   });
 

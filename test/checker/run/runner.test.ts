@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import type { RunEvent } from "../../../checker/model/result.js";
-import { HANG_LIMIT_MS } from "../../../checker/model/limits.js";
+import { CALL_LIMIT_MS } from "../../../checker/model/limits.js";
 import { Runner } from "../../../checker/run/runner.js";
 import { REALM_MESSAGES } from "../../../checker/realm/messages.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -15,8 +15,6 @@ const fixture = join(import.meta.dirname, "../../fixtures/lab");
 const adder = loadExercises(join(fixture, "exercises"), join(fixture, "solutions"))[0]!;
 const solution = readFileSync(adder.solution, "utf8");
 const LIMIT_SECONDS = 3;
-/** How long one synchronous call into learner code may keep a test waiting (checker/realm/host.ts). */
-const CALL_LIMIT_MS = HANG_LIMIT_MS;
 let runner: Runner;
 let work: string;
 
