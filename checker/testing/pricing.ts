@@ -1,10 +1,13 @@
 /** The chapter's prices, for tests that turn a usage into dollars (the budget exercise teaches the same table). */
 
+/** The price list quotes dollars per million tokens; a token costs that over a million. */
+const MILLION = 1_000_000;
+
 /** USD per token. */
 export const PRICES: Record<string, { in: number; out: number }> = {
-  "claude-opus-5": { in: 5e-6, out: 25e-6 },
-  "claude-sonnet-5": { in: 3e-6, out: 15e-6 },
-  "claude-haiku-4-5": { in: 1e-6, out: 5e-6 },
+  "claude-opus-5": { in: 5 / MILLION, out: 25 / MILLION },
+  "claude-sonnet-5": { in: 3 / MILLION, out: 15 / MILLION },
+  "claude-haiku-4-5": { in: 1 / MILLION, out: 5 / MILLION },
 };
 
 /** A cache write costs 1.25x the input price, a cache read 0.10x. */
