@@ -188,6 +188,8 @@ export class Membrane {
   }
 
   private encodeClient(client: Record<string, unknown>): unknown {
+    // The other side builds its client once, the first time this one crosses, and keeps it by id.
+    if (this.idOf.has(client)) return { [MARK]: "client", id: this.localId(client) };
     const options = (client._options ?? {}) as Record<string, unknown>;
     const fetch = options.fetch as typeof globalThis.fetch | undefined;
     return {
