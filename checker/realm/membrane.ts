@@ -26,11 +26,11 @@ const monotonic = performance.now.bind(performance);
 const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
 
 type Key = string | { sym: (typeof WELL_KNOWN)[number] };
-type Op = "apply" | "construct" | "get" | "set" | "has" | "delete" | "keys" | "describe" | "instanceof";
+type Op = "apply" | "construct" | "get" | "set" | "has" | "delete" | "keys" | "describe" | "instanceof" | "invoke";
 type Message =
   | { k: "call"; id: number; op: Op; target: number; key?: Key; self?: unknown; args?: unknown[]; later?: boolean }
   | { k: "reply"; id: number; ok: boolean; value: unknown }
-  | { k: "settle"; promise: number; ok: boolean; value: unknown }
+  | { k: "settle"; promise: number; ok: boolean; value: unknown; call?: boolean }
   | { k: "abort"; signal: number; reason: unknown }
   | { k: "exit"; code: number }
   | { k: "drain"; id: number }
@@ -63,10 +63,14 @@ export class Membrane {
   private readonly proxies = new Map<number, object>();
   private readonly remoteOf = new WeakMap<object, number>();
   private readonly promises = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  /** This side's calls the other side answers later (see sendLater), by this side's own ids: the other side's promises are by its ids. */
+  private readonly calledLater = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   private readonly controllers = new Map<number, AbortController>();
   private readonly replies = new Map<number, Message & { k: "reply" }>();
   /** The local values handed out as handles (functions, objects): the only targets a call may name. */
   private readonly served = new Set<number>();
+  /** The methods of each object handed out, as first seen (see methodNames). */
+  private readonly methodsOf = new Map<number, string[]>();
   private stopped: RealmStopped | null = null;
 
   constructor(
@@ -92,8 +96,9 @@ export class Membrane {
   stop(error: RealmStopped, rejectPending = true): void {
     if (this.stopped) return;
     this.stopped = error;
-    if (rejectPending) for (const pending of this.promises.values()) pending.reject(error);
+    if (rejectPending) for (const pending of [...this.promises.values(), ...this.calledLater.values()]) pending.reject(error);
     this.promises.clear();
+    this.calledLater.clear();
     for (const done of this.draining.values()) done();
     this.draining.clear();
   }
@@ -129,7 +134,7 @@ export class Membrane {
     }
     const remote = this.remoteOf.get(value as object);
     if (remote !== undefined) return { [MARK]: "yours", id: remote };
-    if (typeof value === "function") return { [MARK]: "fn", id: this.handOut(value), name: value.name };
+    if (typeof value === "function") return { [MARK]: "fn", id: this.handOut(value), name: value.name, later: this.callsLater(value) };
     if (value instanceof Promise) return this.encodePromise(value);
     if (value instanceof Error) return this.encodeError(value);
     if (value instanceof AbortSignal) return this.encodeSignal(value);
@@ -142,7 +147,31 @@ export class Membrane {
       for (const [key, item] of Object.entries(value)) copy[key] = this.encode(item, depth + 1);
       return copy;
     }
-    return { [MARK]: "obj", id: this.handOut(value) };
+    if (this.guarded && isFrozenRecord(value)) return this.encodeRecord(value, depth);
+    const id = this.handOut(value);
+    let methods = this.methodsOf.get(id);
+    if (!methods) this.methodsOf.set(id, (methods = methodNames(value, this.guarded)));
+    const later = this.guarded ? methods.filter((key) => this.callsLater((value as Record<string, unknown>)[key])) : [];
+    return { [MARK]: "obj", id, methods, later };
+  }
+
+  /**
+   * Whether the other side may call `value` without waiting for it: an async function of the
+   * test's (ours, so its first steps never hang) returns a promise at once whatever it does,
+   * so the learner's realm goes on and the promise settles when the test's side has run it.
+   */
+  private callsLater(value: unknown): boolean {
+    return this.guarded && typeof value === "function" && Object.getPrototypeOf(value) === ASYNC_FUNCTION;
+  }
+
+  /**
+   * A test's frozen object, functions among its fields: nothing about it can change, so it
+   * crosses as a copy whose functions are handles, and crosses back as itself.
+   */
+  private encodeRecord(value: object, depth: number): unknown {
+    const fields: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) fields[key] = this.encode(item, depth + 1);
+    return { [MARK]: "rec", id: this.handOut(value), fields };
   }
 
   private handOut(value: object): number {
@@ -221,9 +250,15 @@ export class Membrane {
       case "yours":
         return this.byId.get(tagged.id);
       case "fn":
-        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""));
+        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""), [], tagged.later === true);
       case "obj":
-        return this.proxyFor(tagged.id, "obj", "");
+        return this.proxyFor(tagged.id, "obj", "", (tagged.methods ?? []) as string[], (tagged.later ?? []) as string[]);
+      case "rec":
+        return this.remember(tagged.id, () => {
+          const copy: Record<string, unknown> = {};
+          for (const [key, item] of Object.entries(tagged.fields as Record<string, unknown>)) copy[key] = this.decode(item);
+          return copy;
+        });
       case "promise":
         return this.remember(tagged.id, () => new Promise((resolve, reject) => this.promises.set(tagged.id, { resolve, reject })));
       case "signal":
@@ -284,13 +319,31 @@ export class Membrane {
 
   // ---- remote handles -------------------------------------------------------------------
 
-  private proxyFor(id: number, kind: "fn" | "obj", name: string): object {
+  private proxyFor(id: number, kind: "fn" | "obj", name: string, methods: string[], later: boolean | string[]): object {
     return this.remember(id, () => {
       const target = kind === "fn" ? Object.defineProperty(function () {}.bind(null), "name", { value: name }) : {};
       const call = (op: Op, extra: Partial<Message & { k: "call" }> = {}) => this.call({ op, target: id, ...extra });
-      return new Proxy(target, {
+      const callLater = (op: Op, extra: Partial<Message & { k: "call" }>) => this.sendLater({ op, target: id, ...extra });
+      const invokers = new Map<string, (...args: unknown[]) => unknown>();
+      const invoker = (key: string) => {
+        let found = invokers.get(key);
+        if (!found) {
+          const membrane = this;
+          // `obj.method(…)` in one round trip: the method is looked up over there, at the call.
+          found = function (this: unknown, ...args: unknown[]) {
+            if (this !== proxy) return Reflect.apply(call("get", { key }) as (...a: unknown[]) => unknown, this, args);
+            const request = { key, args: args.map((a) => membrane.encode(a)) };
+            return Array.isArray(later) && later.includes(key) ? callLater("invoke", request) : call("invoke", request);
+          };
+          Object.defineProperty(found, "name", { value: key });
+          invokers.set(key, found);
+        }
+        return found;
+      };
+      const proxy: object = new Proxy(target, {
         get: (_t, key) => {
           if (key === Symbol.hasInstance && kind === "fn") return (value: unknown) => this.isInstance(value, id);
+          if (typeof key === "string" && methods.includes(key)) return invoker(key);
           const wire = wireKey(key);
           const value = wire === null ? undefined : call("get", { key: wire });
           // What the other side does not serve (see servedKey), this side's own prototypes answer.
@@ -320,9 +373,10 @@ export class Membrane {
           const found = wire === null ? undefined : (call("describe", { key: wire }) as [value: unknown, enumerable: boolean, writable: boolean] | undefined);
           return found && { value: found[0], enumerable: found[1], writable: found[2], configurable: true };
         },
-        apply: (_t, self, args) => call("apply", { self: this.encode(self), args: args.map((a) => this.encode(a)) }),
+        apply: (_t, self, args) => (later === true ? callLater : call)("apply", { self: this.encode(self), args: args.map((a) => this.encode(a)) }),
         construct: (_t, args) => call("construct", { args: args.map((a) => this.encode(a)) }) as object,
       });
+      return proxy;
     });
   }
 
@@ -375,8 +429,9 @@ export class Membrane {
         this.replies.set(message.id, message);
         return;
       case "settle": {
-        const pending = this.promises.get(message.promise);
-        this.promises.delete(message.promise);
+        const owed = message.call ? this.calledLater : this.promises;
+        const pending = owed.get(message.promise);
+        owed.delete(message.promise);
         if (!pending) return;
         const value = this.decode(message.value);
         if (message.ok) pending.resolve(value);
@@ -442,7 +497,7 @@ export class Membrane {
 
   /** A call whose caller did not wait (see callLater): its outcome settles the caller's promise `id`. */
   private serveLater(message: Message & { k: "call" }): void {
-    const settle = (ok: boolean, value: unknown) => !this.stopped && this.post({ k: "settle", promise: message.id, ok, value: this.encode(value) });
+    const settle = (ok: boolean, value: unknown) => !this.stopped && this.post({ k: "settle", promise: message.id, ok, value: this.encode(value), call: true });
     try {
       Promise.resolve(this.perform(message)).then(
         (value) => settle(true, value),
@@ -460,10 +515,15 @@ export class Membrane {
    */
   callLater(fn: unknown, args: unknown[]): Promise<unknown> {
     const target = this.remoteOf.get(fn as object);
-    if (target === undefined || this.stopped) return Promise.reject(this.stopped ?? new TypeError("Not a function of the other side."));
+    if (target === undefined) return Promise.reject(new TypeError("Not a function of the other side."));
+    return this.sendLater({ op: "apply", target, args: args.map((a) => this.encode(a)) });
+  }
+
+  private sendLater(request: Omit<Message & { k: "call" }, "k" | "id">): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
-    const settled = new Promise((resolve, reject) => this.promises.set(id, { resolve, reject }));
-    this.post({ k: "call", id, op: "apply", target, args: args.map((a) => this.encode(a)), later: true });
+    const settled = new Promise((resolve, reject) => this.calledLater.set(id, { resolve, reject }));
+    this.post({ k: "call", id, ...request, later: true });
     return settled;
   }
 
@@ -500,9 +560,13 @@ export class Membrane {
       }
       case "instanceof":
         return typeof target === "function" && args[0] instanceof (target as unknown as new () => object);
+      case "invoke":
+        return Reflect.apply(Reflect.get(target, key) as (...a: unknown[]) => unknown, target, args);
     }
   }
 }
+
+const ASYNC_FUNCTION = Object.getPrototypeOf(async function () {}) as object;
 
 export const MEMBRANE_MESSAGES = {
   noSuchObject: "That object does not exist on this side, or was never handed over.",
@@ -558,6 +622,33 @@ function wireKey(key: PropertyKey): Key | null {
   if (typeof key === "string") return key;
   const known = WELL_KNOWN.find((name) => Symbol[name] === key);
   return known ? { sym: known } : null;
+}
+
+/**
+ * The names an object's methods answer to, its own and its classes' (never Object.prototype's):
+ * a proxy calls them in one round trip (see proxyFor). A name a field shadows is no method.
+ */
+function methodNames(value: object, guarded: boolean): string[] {
+  const seen = new Set<string>();
+  const methods: string[] = [];
+  for (let at: object | null = value; at !== null && at !== Object.prototype && at !== Function.prototype; at = Object.getPrototypeOf(at)) {
+    for (const key of Object.getOwnPropertyNames(at)) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (key === "constructor" || (guarded && UNSERVED.has(key))) continue;
+      const found = Object.getOwnPropertyDescriptor(at, key)!;
+      if ("value" in found && typeof found.value === "function") methods.push(key);
+    }
+  }
+  return methods;
+}
+
+/** A frozen object of a plain prototype holding no accessor: a copy of it is the object, for good. */
+function isFrozenRecord(value: object): boolean {
+  if (!Object.isFrozen(value) || typeof value === "function") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(Object.getOwnPropertyDescriptors(value)).every((found) => "value" in found);
 }
 
 /**

@@ -68,6 +68,56 @@ describe("what crosses the boundary", () => {
     expect(m.configured(client)).toEqual(["http://127.0.0.1:9/v1", 4, 1234, true]);
   });
 
+  test("a method is looked up when it is called: one the learner's code swaps in is the one that runs, and it keeps its identity", async () => {
+    const m = await learner(
+      "methods",
+      `export class Greeter { greet(name: string) { return "hello " + name; } shout() { this.greet = (name: string) => "HEY " + name; } }`,
+    );
+    const greeter = new m.Greeter();
+    expect(greeter.greet("Ada")).toBe("hello Ada");
+    expect(greeter.greet).toBe(greeter.greet);
+    greeter.shout();
+    expect(greeter.greet("Ada")).toBe("HEY Ada");
+    expect(greeter.greet.call(greeter, "Bo")).toBe("HEY Bo");
+    const other = new m.Greeter();
+    expect(greeter.greet.call(other, "Cy"), "called on another instance, it is the method read from this one").toBe("HEY Cy");
+  });
+
+  test("a test's frozen object crosses as a copy and comes back as itself; one that is not frozen is read where it lives", async () => {
+    const m = await learner(
+      "records",
+      `export function look(tool: { name: string; run(x: number): number }) { return [tool.name, tool.run(2), Object.keys(tool), tool]; }
+       export function watch(state: { count: number; bump(): void }) { return () => (state.bump(), state.count); }`,
+    );
+    const tool = Object.freeze({ name: "double", run: (x: number) => x * 2 });
+    const [name, ran, keys, back] = m.look(tool);
+    expect([name, ran, keys]).toEqual(["double", 4, ["name", "run"]]);
+    expect(back, "the test's own object, not a copy of the copy").toBe(tool);
+    const state = {
+      count: 0,
+      bump() {
+        state.count += 10;
+      },
+    };
+    const read = m.watch(state);
+    state.count = 1;
+    expect(read(), "the count the test set, then bumped by the test's own method").toBe(11);
+  });
+
+  test("a test's async function called many times at once settles each call with its own result, beside the test's promises", async () => {
+    const m = await learner(
+      "many",
+      `export async function both(f: (i: number) => Promise<number>, promised: Promise<number>[]) {
+         const called = Array.from({ length: 40 }, (_, i) => f(i));
+         return [await Promise.all(called), await Promise.all(promised)];
+       }`,
+    );
+    const promised = Array.from({ length: 40 }, (_, i) => Promise.resolve(-i));
+    const [called, awaited] = await m.both(async (i: number) => i * 2, promised);
+    expect(called).toEqual(Array.from({ length: 40 }, (_, i) => i * 2));
+    expect(awaited).toEqual(Array.from({ length: 40 }, (_, i) => -i));
+  });
+
   test("an AbortSignal crosses with its abort", async () => {
     const m = await learner(
       "signal",
