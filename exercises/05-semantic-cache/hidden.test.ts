@@ -38,7 +38,8 @@ describe("05 semantic cache: the threshold", () => {
     const fixture = stagedEmbedder();
     const memo = memoized(fixture.embed); // the chapter's memo: each distinct string embedded once
     const served = async (threshold: number, p: LabelledPair) => {
-      const cache = new SemanticCache({ embed: memo.embed, threshold });
+      // Frozen, so the learner's realm is handed a copy, read without a round trip per field.
+      const cache = new SemanticCache(Object.freeze({ embed: memo.embed, threshold }));
       await cache.put(p.a, answerTo(p.a));
       return (await cache.get(p.b)) === answerTo(p.a);
     };

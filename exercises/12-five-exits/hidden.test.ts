@@ -41,15 +41,16 @@ function workspace(flags: { readOnly?: boolean; needsApproval?: boolean; hang?: 
   const ran: string[] = [];
   const deleted: string[] = [];
   const schema: Anthropic.Tool.InputSchema = { type: "object", properties: { path: { type: "string" } } };
+  // Frozen, so each crosses to the learner's realm as a copy: its fields are read there without a round trip.
   const tools: Tool[] = [
-    {
+    Object.freeze<Tool>({
       name: "list_files", description: "Lists the files.", input_schema: { type: "object", properties: {} }, readOnly: flags.readOnly,
       run: () => {
         ran.push("list_files");
         return Object.keys(FILES).join("\n");
       },
-    },
-    {
+    }),
+    Object.freeze<Tool>({
       name: "read_file", description: "Reads one file.", input_schema: schema, readOnly: flags.readOnly,
       run: (input) => {
         const path = String(input["path"]);
@@ -58,15 +59,15 @@ function workspace(flags: { readOnly?: boolean; needsApproval?: boolean; hang?: 
         if (!(path in FILES)) throw new Error(`no such file: ${path}. Call list_files to see what exists.`);
         return FILES[path]!;
       },
-    },
-    {
+    }),
+    Object.freeze<Tool>({
       name: "delete_file", description: "Deletes one file.", input_schema: schema, needsApproval: flags.needsApproval,
       run: (input) => {
         ran.push(`delete_file:${String(input["path"])}`);
         deleted.push(String(input["path"]));
         return "";
       },
-    },
+    }),
   ];
   return { tools, ran, deleted };
 }
@@ -456,10 +457,9 @@ describe("12 five exits", () => {
     const session = await open("plan");
     const file = join(tempDir(), "trace.jsonl");
     const seen: TraceEvent[] = [];
-    const { tools } = workspace();
-    const reading = tools.find((t) => t.name === "read_file")!;
-    const read = reading.run;
-    reading.run = (input, ctx) => (ctx.progress("opening errors.log"), read(input, ctx));
+    const tools = workspace().tools.map((tool) =>
+      tool.name === "read_file" ? Object.freeze<Tool>({ ...tool, run: (input, ctx) => (ctx.progress("opening errors.log"), tool.run(input, ctx)) }) : tool,
+    );
     const end = await run(newRun("Which log mentions a timeout?"), tools, { client: session.client, trace: file, onEvent: (e) => seen.push(e) });
 
     const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as TraceEvent);

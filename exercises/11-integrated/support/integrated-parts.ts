@@ -104,7 +104,7 @@ export function referenceParts(o: PartsOptions) {
   const artifacts = new Map<string, string>();
   const budgets: Array<{ spent: number; limit: number }> = [];
 
-  const offloader = {
+  const offloader = Object.freeze({
     wrap(tool: string, payload: unknown): string {
       const text = typeof payload === "string" ? payload : JSON.stringify(payload);
       // A page read back from an artifact is already the small view: offloading it again would loop.
@@ -126,7 +126,7 @@ export function referenceParts(o: PartsOptions) {
         .slice(offset, offset + limit)
         .join("\n");
     },
-  };
+  });
 
   async function dispatch(name: string, input: Record<string, unknown>, tenant: string): Promise<string> {
     const record: DispatchRecord = { name, input, tenant, start: o.clock?.now() ?? 0, end: 0 };
@@ -142,11 +142,12 @@ export function referenceParts(o: PartsOptions) {
     throw new Error(`no tool named ${name}`);
   }
 
-  const parts = {
+  // Frozen, every object of it: the learner's realm is handed copies, whose fields it reads without a round trip each.
+  const parts = Object.freeze({
     client: o.client,
     tools: TRIAGE_TOOLS,
     dispatch,
-    cache: {
+    cache: Object.freeze({
       async get(q: string, ns = "") {
         events.push("cache.get");
         // Semantic: the nearest question stored under this namespace answers if it is close enough.
@@ -167,7 +168,7 @@ export function referenceParts(o: PartsOptions) {
         puts.push({ q, a, ns });
         store.set(`${ns}\u0000${q}`, a);
       },
-    },
+    }),
     cacheable: (q: string, a: string) => !/\b(my|mine|today|now)\b|\b[A-Z]-\d{3,}\b/i.test(`${q}\n${a}`),
     async retry<T>(fn: () => Promise<T>): Promise<T> {
       events.push("retry");
@@ -184,12 +185,12 @@ export function referenceParts(o: PartsOptions) {
         }
       }
     },
-    ledger: {
+    ledger: Object.freeze({
       record(label: string, model: string, usage: Usage, ms: number) {
         events.push("ledger");
         rows.push({ label, usage, usd: usdOf(usage, model), ms });
       },
-    },
+    }),
     budget(limit: number) {
       const b = { limit, spent: 0, warned: false };
       budgets.push(b);
@@ -231,6 +232,6 @@ export function referenceParts(o: PartsOptions) {
       return g;
     },
     offloader,
-  };
+  });
   return { parts, events, dispatched, puts, rows, guardStates, sleeps, budgets, root, lookups };
 }
