@@ -7,6 +7,7 @@ import { cacheSalts, PromptCache, type CacheUsage } from "./prompt-cache.js";
 import { BoundedCounter } from "./bounded-counter.js";
 import { checkMaxTokens, resolveModel, type ModelSpec } from "./models.js";
 import { PACING_OPTIONS, splitPacing, type Pacing } from "./pacing.js";
+import { FUSE_OPTIONS, Fuses, splitFuse } from "./fuse.js";
 import { RecordWindow, type RecordLimits } from "./records.js";
 import { buildMessage } from "./reply.js";
 import { messageOf, runScenario, SCENARIO_MESSAGES } from "./reply-check.js";
@@ -64,6 +65,7 @@ export class ProviderHandler {
   readonly cache: PromptCache;
   private readonly window: RecordWindow<Exchange>;
   private readonly attempts = new BoundedCounter(ATTEMPT_FINGERPRINTS);
+  private readonly fuses = new Fuses();
   private readonly scenarios = new Map<string, Scenario>();
   private seq = 0;
 
@@ -141,7 +143,8 @@ export class ProviderHandler {
     const route = parseRoute(req.url ?? "/");
     const wire = wireFor(route.endpoint);
     const requestId = wire.newRequestId();
-    const { pacing, rest: scenarioOptions } = splitPacing(route.options, this.options.pacing);
+    const { pacing, rest } = splitPacing(route.options, this.options.pacing);
+    const { fuse, rest: scenarioOptions } = splitFuse(rest);
     const record: Exchange = {
       seq: ++this.seq,
       at: this.options.now(),
@@ -194,6 +197,10 @@ export class ProviderHandler {
       record.body = rawExcerpt();
       return fail(wire.missingKey());
     }
+    if (routed && this.fuses.blown(record.apiKey!, fuse)) {
+      req.socket.destroy();
+      return;
+    }
     try {
       record.body = JSON.parse(raw);
     } catch (err) {
@@ -216,7 +223,7 @@ export class ProviderHandler {
       const cassette = this.options.cassette;
       const scenario = cassette ? null : this.scenarios.get(route.scenario!);
       if (!cassette && !scenario) throw new ApiError(404, SERVER_MESSAGES.unknownScenario(route.scenario!, [...this.scenarios.keys()]));
-      const badOption = optionProblem(scenario ?? { name: cassette!.name }, route.options, PACING_OPTIONS);
+      const badOption = optionProblem(scenario ?? { name: cassette!.name }, route.options, { ...PACING_OPTIONS, ...FUSE_OPTIONS });
       if (badOption) throw invalid(badOption);
       const parsed = wire.parse(record.body, this.options.models, route.endpoint === "count_tokens");
       const { request } = parsed;

@@ -32,7 +32,7 @@ export const OPTION_MESSAGES = {
       ? known.length
         ? `It takes: ${known.join(", ")}.`
         : "It takes no options."
-      : `${known.length ? `It takes: ${known.join(", ")}` : "It takes none of its own"}; every scenario also takes ${everywhere.join(" and ")}.`),
+      : `${known.length ? `It takes: ${known.join(", ")}` : "It takes none of its own"}; every scenario also takes ${everywhere.length > 1 ? `${everywhere.slice(0, -1).join(", ")} and ${everywhere.at(-1)}` : everywhere[0]}.`),
   invalid: (scenario: string, name: string, spec: OptionSpec, value: string) =>
     `Option "${name}" of scenario "${scenario}" must be ${expected(spec)}; got ${quote(value)}.`,
 } as const;

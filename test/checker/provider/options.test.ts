@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { allScenarios, BUILT_IN_SCENARIOS } from "../../../checker/provider/index.js";
 import { ROUTE_MESSAGES } from "../../../checker/provider/route.js";
-import { ask, expectErrorResponse, post, useProvider } from "./support.js";
+import Anthropic from "@anthropic-ai/sdk";
+import { ask, clientFor, expectErrorResponse, freshKey, post, useProvider } from "./support.js";
 
 const provider = useProvider();
 const body = JSON.stringify(ask("hi"));
@@ -13,7 +14,7 @@ describe("unknown options", () => {
     expectErrorResponse(
       await send("/s/rate-limited/retryafter=7"),
       400,
-      'Unknown option "retryafter" for scenario "rate-limited". It takes: faults, retryAfter, retryAfterMs, shouldRetry; every scenario also takes latency and perToken.',
+      'Unknown option "retryafter" for scenario "rate-limited". It takes: faults, retryAfter, retryAfterMs, shouldRetry; every scenario also takes latency, perToken and fuse.',
     );
   });
 
@@ -21,7 +22,7 @@ describe("unknown options", () => {
     expectErrorResponse(
       await send("/s/echo/flavour=plain"),
       400,
-      'Unknown option "flavour" for scenario "echo". It takes none of its own; every scenario also takes latency and perToken.',
+      'Unknown option "flavour" for scenario "echo". It takes none of its own; every scenario also takes latency, perToken and fuse.',
     );
   });
 
@@ -74,5 +75,21 @@ describe("declarations", () => {
     }
     const scripted = await send("/s/bad-request/shouldRetry=true");
     expect([scripted.status, scripted.headers.get("x-should-retry")]).toEqual([400, "true"]);
+  });
+});
+
+describe("a session's fuse", () => {
+  it("fuse=3 answers a session's first three requests, then cuts the connection of every one after, recording none of them", async () => {
+    const apiKey = freshKey();
+    const client = clientFor(provider(), "echo", { apiKey, options: { fuse: 3 } });
+    for (let i = 0; i < 3; i++) expect((await client.messages.create(ask(`hi ${i}`))).type).toBe("message");
+    for (let i = 0; i < 2; i++) await expect(client.messages.create(ask("one more"))).rejects.toBeInstanceOf(Anthropic.APIConnectionError);
+    expect(provider().requests.filter((r) => r.apiKey === apiKey)).toHaveLength(3);
+    const other = clientFor(provider(), "echo", { options: { fuse: 3 } });
+    expect((await other.messages.create(ask("hi"))).type, "another session's count is its own").toBe("message");
+  });
+
+  it("fuse=0 is a 400 naming it", async () => {
+    expectErrorResponse(await send("/s/echo/fuse=0"), 400, 'Option "fuse" of scenario "echo" must be an integer from 1 to 100000; got "0".');
   });
 });
