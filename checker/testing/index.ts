@@ -39,6 +39,12 @@ export interface SessionOptions {
   /** Use this provider instead of the worker's shared one. */
   provider?: Provider;
   /**
+   * At most this many requests: past it the session's requests fail with a connection error,
+   * so a loop that never stops ends quickly. On the scripted provider it is the provider's own
+   * `fuse` (nothing crosses to the test per call); live, the client's fetch counts.
+   */
+  fuse?: number;
+  /**
    * The test's assertions hold whatever the model says (a live check): in a live run
    * (`lab check N --live`) it runs against the real endpoint instead of the scenario. Without
    * it a live run skips the test, saying what the scenario stages that a real model cannot.
@@ -50,7 +56,14 @@ type SessionParts = Pick<ScenarioSession, "url" | "requests" | "provider">;
 
 async function scriptedParts(name: string, apiKey: string, opts: SessionOptions): Promise<SessionParts> {
   const p = opts.provider ?? (await provider());
-  return { url: p.url(name, opts.options ?? {}), provider: p, requests: () => p.requests.filter((r) => r.apiKey === apiKey) };
+  const options = opts.fuse === undefined ? (opts.options ?? {}) : { ...opts.options, fuse: opts.fuse };
+  return { url: p.url(name, options), provider: p, requests: () => p.requests.filter((r) => r.apiKey === apiKey) };
+}
+
+/** A fetch that fails past `limit` requests, as the provider's fuse does. */
+function fusedFetch(limit: number, inner: typeof fetch = fetch): typeof fetch {
+  let made = 0;
+  return (input, init) => (++made > limit ? Promise.reject(new TypeError(`fetch failed: the session's fuse of ${limit} requests blew`)) : inner(input, init));
 }
 
 /** Opens a session on a named scenario of the scripted provider, or on the real endpoint in a live run. */
@@ -60,7 +73,9 @@ export async function useScenario(name: string, opts: SessionOptions = {}): Prom
   else if (live) skipStaged(name);
   const apiKey = `lab-${randomUUID()}`;
   const parts = live ? await liveParts(live, apiKey) : await scriptedParts(name, apiKey, opts);
-  const client = new Anthropic({ baseURL: parts.url, apiKey, maxRetries: 0, ...opts.client });
+  const clientOptions: Partial<ClientOptions> = { ...opts.client };
+  if (live && opts.fuse !== undefined) clientOptions.fetch = fusedFetch(opts.fuse, opts.client?.fetch);
+  const client = new Anthropic({ baseURL: parts.url, apiKey, maxRetries: 0, ...clientOptions });
   const calls = () => parts.requests().filter((r) => r.endpoint === "messages");
   return {
     client,

@@ -30,18 +30,13 @@ const LIST_FILES: Anthropic.Tool[] = [
 const FUSE = 40;
 
 
-function fusedFetch(limit: number): typeof fetch {
-  let made = 0;
-  return (input, init) => (++made > limit ? Promise.reject(new Error("test fuse: too many model calls")) : fetch(input, init));
-}
-
 function open(scenario: string, options: Record<string, number> = {}): Promise<ScenarioSession> {
-  return useScenario(scenario, { options, client: { fetch: fusedFetch(FUSE) } });
+  return useScenario(scenario, { options, fuse: FUSE });
 }
 
 /** A live check: its assertions hold whatever the model says, so `lab check 1 --live` runs it against a real model. */
 function openLive(scenario: string): Promise<ScenarioSession> {
-  return useScenario(scenario, { live: true, client: { fetch: fusedFetch(FUSE) } });
+  return useScenario(scenario, { live: true, fuse: FUSE });
 }
 
 const settle = <T>(promise: Promise<T>) =>

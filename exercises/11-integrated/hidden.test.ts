@@ -9,16 +9,10 @@ const FEEDBACK_MARK = "no citation"; // what the contract's PREDICATE_FEEDBACK s
 const DOLLARS = 1e-9;
 
 /** More model calls than any run here needs: a loop that never stops is cut off by the network. */
-function fused(limit: number): typeof fetch {
-  let made = 0;
-  return async (input, init) => {
-    if (++made > limit) throw new Error("test fuse: too many model calls");
-    return fetch(input, init);
-  };
-}
+const FUSE = 30;
 
 async function setup(scenario: string, options: Record<string, string | number | boolean> = {}, parts: Omit<PartsOptions, "client"> = {}) {
-  const session: ScenarioSession = await useScenario(scenario, { options, client: { fetch: fused(30) } });
+  const session: ScenarioSession = await useScenario(scenario, { options, fuse: FUSE });
   return { session, ...referenceParts({ client: session.client, ...parts }) };
 }
 

@@ -17,6 +17,8 @@ const FILES: Record<string, string> = {
 };
 
 /** More model calls than any run here needs: a loop that never stops is cut off by the network, not the test timeout. */
+const FUSE = 60;
+
 function fused(limit: number, hook?: (call: number) => Promise<void> | void): typeof fetch {
   let made = 0;
   return async (input, init) => {
@@ -27,8 +29,9 @@ function fused(limit: number, hook?: (call: number) => Promise<void> | void): ty
   };
 }
 
+/** A session; with a hook, its calls go through the test's own fetch so the hook runs before each. */
 const open = (scenario: string, hook?: (call: number) => Promise<void> | void, options: Record<string, number> = {}): Promise<ScenarioSession> =>
-  useScenario(scenario, { options, client: { fetch: fused(60, hook) } });
+  useScenario(scenario, hook ? { options, client: { fetch: fused(FUSE, hook) } } : { options, fuse: FUSE });
 
 /** What every call the provider answered cost, priced by the test. */
 function wireCosts(session: ScenarioSession): number[] {
