@@ -172,10 +172,11 @@ export function stagedEmbedder(opts: { scale?: number } = {}): StagedEmbedder {
   const scale = opts.scale ?? 1;
   return {
     calls,
-    embed: (text: string) => {
+    // Async, as a model call is: the learner's realm calls it without waiting for the test's side.
+    embed: async (text: string) => {
       calls.push(text);
       const v = stagedVector(text);
-      return Promise.resolve(scale === 1 ? Float32Array.from(v) : Array.from(v, (x) => x * scale));
+      return scale === 1 ? Float32Array.from(v) : Array.from(v, (x) => x * scale);
     },
   };
 }

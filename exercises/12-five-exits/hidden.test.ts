@@ -161,7 +161,7 @@ describe("12 five exits", () => {
   test("a budget stop names its limit: max_budget in the interruption and in run_stopped (budget-interruption-max-turns bug)", async () => {
     const session = await open("runaway");
     const events: TraceEvent[] = [];
-    const end = await run(newRun("Tidy up the workspace."), workspace().tools, { client: session.client, maxBudgetUsd: 0.002, maxTurns: 1000, onEvent: (e) => events.push(e) });
+    const end = await run(newRun("Tidy up the workspace."), workspace().tools, Object.freeze({ client: session.client, maxBudgetUsd: 0.002, maxTurns: 1000, onEvent: (e: TraceEvent) => events.push(e) }));
 
     expect(end.status, "how the run ended, with a budget of $0.002 and 1000 turns").toBe("budget_exceeded");
     expect(end.interruption, "the interruption (budget-interruption-max-turns bug)").toEqual({ type: "max_budget" });
@@ -214,7 +214,7 @@ describe("12 five exits", () => {
     const goal = "What does the timeout log say?";
     const told = await open("recover");
     const events: TraceEvent[] = [];
-    const byMessage = await run(newRun(goal), workspace().tools, { client: told.client, onEvent: (e) => events.push(e) });
+    const byMessage = await run(newRun(goal), workspace().tools, Object.freeze({ client: told.client, onEvent: (e: TraceEvent) => events.push(e) }));
     const vague = await open("recover");
     const byGeneric = await run(newRun(goal), workspace().tools, { client: vague.client, toolErrorText: () => "the tool failed" });
     const fatal = await open("recover");
@@ -291,7 +291,7 @@ describe("12 five exits", () => {
     const session = await open("destructive");
     const { tools, deleted } = workspace({ needsApproval: true });
     const events: TraceEvent[] = [];
-    const stopped = await run(newRun("Free some disk space."), tools, { client: session.client, onEvent: (e) => events.push(e) });
+    const stopped = await run(newRun("Free some disk space."), tools, Object.freeze({ client: session.client, onEvent: (e: TraceEvent) => events.push(e) }));
 
     expect(stopped.status).toBe("interrupted");
     expect(deleted, "nothing is deleted before a person decides").toEqual([]);
@@ -415,7 +415,7 @@ describe("12 five exits", () => {
       },
     };
     let waiting = atNextGate();
-    const ending = run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, onEvent: (e) => events.push(e) });
+    const ending = run(newRun("Scan the archive."), [scan], Object.freeze({ client: session.client, signal: stop.signal, onEvent: (e: TraceEvent) => events.push(e) }));
     for (let step = 1; step <= 2; step++) {
       await waiting;
       waiting = atNextGate();
@@ -463,7 +463,7 @@ describe("12 five exits", () => {
     const tools = workspace().tools.map((tool) =>
       tool.name === "read_file" ? Object.freeze<Tool>({ ...tool, run: (input, ctx) => (ctx.progress("opening errors.log"), tool.run(input, ctx)) }) : tool,
     );
-    const end = await run(newRun("Which log mentions a timeout?"), tools, { client: session.client, trace: file, onEvent: (e) => seen.push(e) });
+    const end = await run(newRun("Which log mentions a timeout?"), tools, Object.freeze({ client: session.client, trace: file, onEvent: (e: TraceEvent) => seen.push(e) }));
 
     const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as TraceEvent);
     expect(lines.map((l) => l.type)).toEqual(["turn", "tool_start", "tool_result", "turn", "tool_start", "tool_progress", "tool_result", "turn", "run_stopped"]);
@@ -620,7 +620,7 @@ describe("12 five exits", () => {
   test("tool_start and tool_result name the call they belong to (result-without-call-id bug)", async () => {
     const session = await open("weather");
     const events: TraceEvent[] = [];
-    await run(newRun("What is the weather in Paris, Tokyo and Lima, today and tomorrow?"), [forecast], { client: session.client, onEvent: (e) => events.push(e) });
+    await run(newRun("What is the weather in Paris, Tokyo and Lima, today and tomorrow?"), [forecast], Object.freeze({ client: session.client, onEvent: (e: TraceEvent) => events.push(e) }));
 
     const asked = servedCallIds(session).sort();
     expect(asked).toHaveLength(6);
