@@ -106,10 +106,10 @@ export function fakeClock(start = 0): FakeClock {
   const sleeps: number[] = [];
   return {
     now: () => t,
-    sleep(seconds: number) {
+    // Async, as a real sleep is: the learner's realm calls it without waiting for the test's side.
+    async sleep(seconds: number) {
       sleeps.push(seconds);
       t += seconds;
-      return Promise.resolve();
     },
     sleeps,
     advance(seconds: number) {
