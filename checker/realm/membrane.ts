@@ -249,10 +249,11 @@ export class Membrane {
       }
       case "yours":
         return this.byId.get(tagged.id);
+      // Only the test's side says what may be called without waiting: every call into learner code is waited for, and stopped at the limit.
       case "fn":
-        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""), [], tagged.later === true);
+        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""), [], !this.guarded && tagged.later === true);
       case "obj":
-        return this.proxyFor(tagged.id, "obj", "", (tagged.methods ?? []) as string[], (tagged.later ?? []) as string[]);
+        return this.proxyFor(tagged.id, "obj", "", (tagged.methods ?? []) as string[], this.guarded ? [] : ((tagged.later ?? []) as string[]));
       case "rec":
         return this.remember(tagged.id, () => {
           const copy: Record<string, unknown> = {};
