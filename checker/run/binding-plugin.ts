@@ -44,6 +44,23 @@ export function implModule(bundle: LearnerBundle, labImplFile: string): string {
   ].join("\n");
 }
 
+/** Whether `path` is a hidden test of a run in `bindings` (never loadable by learner code). */
+const hiddenTestOf = (bindings: Map<string, Binding>) => (path: string) =>
+  bindings.has(path) || [...bindings.values()].some((b) => realOrSame(b.exercise.hiddenTest) === path);
+
+/**
+ * The learner's file of `binding`, bundled once per run: the runner starts it as the run
+ * starts, so it is ready, or nearly, when the worker has loaded the hidden test and asks.
+ */
+export function bundleOf(bindings: Map<string, Binding>, binding: Binding): Promise<LearnerBundle> {
+  if (!binding.bundle) {
+    binding.bundle = bundleLearner(binding.implFile, hiddenTestOf(bindings));
+    // Its failure is the run's when the worker asks; a run stopped before that must not leave it unhandled.
+    binding.bundle.catch(() => undefined);
+  }
+  return binding.bundle;
+}
+
 /**
  * Resolves what hidden tests import: "lab:impl" to a module of its own per test file, which
  * bundles the file bound for this run (the learner's, behind the import wall in
@@ -56,7 +73,6 @@ export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: strin
   const labTestFile = lab.test;
   const labCode = lab.code;
   const labDirs = labCode.map(realOrSame);
-  const isTestFile = (path: string) => bindings.has(path) || [...bindings.values()].some((b) => realOrSame(b.exercise.hiddenTest) === path);
   return {
     name: "lab-binding",
     enforce: "pre",
@@ -78,7 +94,7 @@ export function bindingPlugin(bindings: Map<string, Binding>, lab: { test: strin
       if (id.startsWith(IMPL_PREFIX)) {
         const binding = bindings.get(boundTestOf(id));
         if (!binding || implModuleId(binding) !== id) throw new Error(`No run is bound to ${boundTestOf(id)}.`);
-        return implModule(await bundleLearner(binding.implFile, isTestFile), lab.impl);
+        return implModule(await bundleOf(bindings, binding), lab.impl);
       }
       if (bindings.size === 0 || id.startsWith("\0")) return null;
       // Nothing is read that is not a hidden test or the lab's compiled code and packages.

@@ -1,4 +1,5 @@
 import type { Exercise } from "../model/exercises.js";
+import type { LearnerBundle } from "../realm/bundle.js";
 import type { RunListener, TestOutcome } from "../model/result.js";
 
 /** What the runner knows about one test file while it runs. */
@@ -20,4 +21,6 @@ export interface Binding {
   stopped: boolean;
   /** It ran on a process that had run an earlier file of the same owner. */
   reused: boolean;
+  /** The learner's file bundled for this run, started before the worker asks for it (see binding-plugin.ts). */
+  bundle?: Promise<LearnerBundle>;
 }

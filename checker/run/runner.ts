@@ -12,7 +12,7 @@ import { createVitest, type TestModule, type Vitest } from "vitest/node";
 import { labPaths } from "../paths.js";
 import type { Exercise } from "../model/exercises.js";
 import type { Binding } from "./binding.js";
-import { bindingPlugin, implModuleId } from "./binding-plugin.js";
+import { bindingPlugin, bundleOf, implModuleId } from "./binding-plugin.js";
 import { labPool, type Watchdog } from "./workers/lab-pool.js";
 import { SpareProcesses } from "./workers/spare-processes.js";
 import { ownedTempDir } from "./walls/owned-temp.js";
@@ -261,6 +261,9 @@ export class Runner {
       this.boundTo.set(binding.testFile, impl);
       binding.listener?.({ type: "run-started", exercise: binding.exercise.id, file: binding.implFile });
     }
+    // One file (a save, a check) is bundled while its worker loads the hidden test, which asks for
+    // it by importing "lab:impl"; a batch's files are bundled as their workers ask, a few at a time.
+    if (batch.length === 1) void bundleOf(this.bindings, batch[0]!);
     // What vitest holds from the file's last run (another learner's, when grading) must not
     // stand in for this run's should its worker die before reporting the file.
     this.vitest.state.clearFiles(
