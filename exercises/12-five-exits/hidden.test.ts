@@ -540,16 +540,21 @@ describe("12 five exits", () => {
   test("with toolErrorsAreFatal, Stop during a tool still ends the run interrupted and cancelled (fatal-cancel-fails bug)", async () => {
     const session = await open("slow-tool");
     const stop = new AbortController();
-    // The tool hears Stop and fails the way slow tools do, with an error of its own.
+    // The tool hears Stop and fails the way slow tools do, with an error of its own. One that never
+    // hears it finishes after a grace, so the test fails on what the run did, not on a time limit.
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
     const scan: Tool = {
       name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
       run: (_input, { signal }) =>
-        new Promise<string>((_, fail) => {
+        new Promise<string>((done, fail) => {
           signal.addEventListener("abort", () => fail(new Error("the scan was stopped")), { once: true });
+          graceTimer = setTimeout(() => done("1200 files, 3 archives"), 500);
           stop.abort("user pressed Stop");
         }),
     };
     const end = await run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, toolErrorsAreFatal: true });
+    // Nothing of this test may outlive it in a worker kept for the next file.
+    clearTimeout(graceTimer);
 
     expect(end.status, "Stop is not a tool error").toBe("interrupted");
     expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
