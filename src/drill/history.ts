@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { drillsFile, parseDrillLine, type DrillLine } from "../progress/drills.js";
 import { writeAtomically } from "../progress/write-atomically.js";
+import { listed } from "../../checker/model/words.js";
 
 /** What one attempt leaves behind. `exercise`, `seconds` and `passed` are all `lab list` and `lab grade` read. */
 export interface DrillRecord {
@@ -39,7 +40,7 @@ export const HISTORY_MESSAGES = {
   skipped: (file: string, lines: number[]) =>
     lines.length === 1
       ? `Line ${lines[0]} of ${file} is not a drill record, so it was skipped.`
-      : `Lines ${lines.slice(0, -1).join(", ")} and ${lines.at(-1)} of ${file} are not drill records, so they were skipped.`,
+      : `Lines ${listed(lines)} of ${file} are not drill records, so they were skipped.`,
 } as const;
 
 const count = (v: unknown) => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);

@@ -1,6 +1,5 @@
 /** Every sentence `lab grade` prints about a problem, in one place: they are interface, tested word for word. */
-
-const list = (items: (string | number)[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+import { listed } from "../../checker/model/words.js";
 
 /** Why grading could not run at all (exit code 2). */
 export const GRADE_ERRORS = {
@@ -11,7 +10,7 @@ export const GRADE_ERRORS = {
   noLearners: (dir: string) => `${dir} holds no learner folders: put one folder per learner in it, each laid out like a workspace.`,
   noExercises: "There are no exercises to grade yet.",
   badExerciseList: (value: string) => `--exercises takes exercise numbers and ranges such as 1,2,5-7 (got "${value}").`,
-  noSuchExercises: (missing: number[], existing: number[]) => `There is no exercise ${list(missing)}; the exercises are ${list(existing)}.`,
+  noSuchExercises: (missing: number[], existing: number[]) => `There is no exercise ${listed(missing)}; the exercises are ${listed(existing)}.`,
   badJobs: (value: string) => `--jobs takes a whole number of workers from 1 to 64 (got "${value}").`,
   badTimeout: (value: string) => `--timeout takes a number of seconds greater than 0 and at most 600 (got "${value}").`,
   badMemory: (value: string) => `--memory takes a number of megabytes from 256 to 16384 (got "${value}").`,
@@ -19,9 +18,9 @@ export const GRADE_ERRORS = {
   gradescopeOneLearner: (count: number) =>
     `--format gradescope writes the results of one submission, but there are ${count} learners here: grade a folder holding one learner's folder (as examples/gradescope/run_autograder does), or choose another format.`,
   unknownWeights: (file: string, numbers: string[], existing: number[]) =>
-    `${file}: "grading.weights" gives points to exercise ${list(numbers)}, which ${numbers.length === 1 ? "does" : "do"} not exist; the exercises are ${list(existing)}.`,
+    `${file}: "grading.weights" gives points to exercise ${listed(numbers)}, which ${numbers.length === 1 ? "does" : "do"} not exist; the exercises are ${listed(existing)}.`,
   badShard: (value: string) => `--shard takes i/n with 1 ≤ i ≤ n, such as 2/3 (got "${value}").`,
-  mergeOnlyFlags: (flags: string[]) => `--merge combines finished results, so ${list(flags)} cannot be used with it.`,
+  mergeOnlyFlags: (flags: string[]) => `--merge combines finished results, so ${listed(flags)} cannot be used with it.`,
   nothingToMerge: (dir: string) => `There are no results to merge in ${dir}: expected ${dir}/.lab-grade/results.jsonl or ${dir}/results.jsonl.`,
   outNotWritable: (file: string, reason: string) => `Could not write ${file}: ${reason}.`,
   resultsNotWritable: (dir: string, reason: string) => `Could not save results in ${dir}: ${reason}.`,

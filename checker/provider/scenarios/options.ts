@@ -4,6 +4,7 @@
  * runs, so a typo (`retryafter=7`) or a value out of range is a 400 naming it, never ignored.
  */
 import type { OptionSpec, Scenario } from "./types.js";
+import { listed } from "../../model/words.js";
 
 export const integer = (min: number, max: number): OptionSpec => ({ type: "integer", min, max });
 export const decimal = (min: number, max: number): OptionSpec => ({ type: "number", min, max });
@@ -32,7 +33,7 @@ export const OPTION_MESSAGES = {
       ? known.length
         ? `It takes: ${known.join(", ")}.`
         : "It takes no options."
-      : `${known.length ? `It takes: ${known.join(", ")}` : "It takes none of its own"}; every scenario also takes ${everywhere.length > 1 ? `${everywhere.slice(0, -1).join(", ")} and ${everywhere.at(-1)}` : everywhere[0]}.`),
+      : `${known.length ? `It takes: ${known.join(", ")}` : "It takes none of its own"}; every scenario also takes ${listed(everywhere)}.`),
   invalid: (scenario: string, name: string, spec: OptionSpec, value: string) =>
     `Option "${name}" of scenario "${scenario}" must be ${expected(spec)}; got ${quote(value)}.`,
 } as const;
