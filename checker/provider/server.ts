@@ -42,6 +42,8 @@ export const SERVER_MESSAGES = {
 export { messageOf };
 /** Distinct request fingerprints whose attempts are counted before the oldest are forgotten. */
 const ATTEMPT_FINGERPRINTS = 10_000;
+/** The path options every scenario takes besides its own. */
+const EVERY_SCENARIO_OPTIONS = { ...PACING_OPTIONS, ...FUSE_OPTIONS };
 
 export interface HandlerOptions {
   now: () => number;
@@ -223,7 +225,7 @@ export class ProviderHandler {
       const cassette = this.options.cassette;
       const scenario = cassette ? null : this.scenarios.get(route.scenario!);
       if (!cassette && !scenario) throw new ApiError(404, SERVER_MESSAGES.unknownScenario(route.scenario!, [...this.scenarios.keys()]));
-      const badOption = optionProblem(scenario ?? { name: cassette!.name }, route.options, { ...PACING_OPTIONS, ...FUSE_OPTIONS });
+      const badOption = optionProblem(scenario ?? { name: cassette!.name }, route.options, EVERY_SCENARIO_OPTIONS);
       if (badOption) throw invalid(badOption);
       const parsed = wire.parse(record.body, this.options.models, route.endpoint === "count_tokens");
       const { request } = parsed;
