@@ -69,8 +69,8 @@ export class Membrane {
   private readonly replies = new Map<number, Message & { k: "reply" }>();
   /** The local values handed out as handles (functions, objects): the only targets a call may name. */
   private readonly served = new Set<number>();
-  /** The methods of each object handed out, as first seen (see methodNames). */
-  private readonly methodsOf = new Map<number, string[]>();
+  /** The shape of each object handed out, as first seen (see shapeOf). */
+  private readonly shapes = new Map<number, { methods: string[]; later: string[] }>();
   private stopped: RealmStopped | null = null;
 
   constructor(
@@ -149,10 +149,15 @@ export class Membrane {
     }
     if (this.guarded && isFrozenRecord(value)) return this.encodeRecord(value, depth);
     const id = this.handOut(value);
-    let methods = this.methodsOf.get(id);
-    if (!methods) this.methodsOf.set(id, (methods = methodNames(value, this.guarded)));
-    const later = this.guarded ? methods.filter((key) => this.callsLater((value as Record<string, unknown>)[key])) : [];
-    return { [MARK]: "obj", id, methods, later };
+    let shape = this.shapes.get(id);
+    if (!shape) this.shapes.set(id, (shape = this.shapeOf(value)));
+    return { [MARK]: "obj", id, ...shape };
+  }
+
+  /** An object's methods, and those of them the other side may call without waiting. */
+  private shapeOf(value: object): { methods: string[]; later: string[] } {
+    const methods = methodNames(value, this.guarded);
+    return { methods, later: methods.filter((key) => this.callsLater((value as Record<string, unknown>)[key])) };
   }
 
   /**
@@ -251,9 +256,13 @@ export class Membrane {
         return this.byId.get(tagged.id);
       // Only the test's side says what may be called without waiting: every call into learner code is waited for, and stopped at the limit.
       case "fn":
-        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""), [], !this.guarded && tagged.later === true);
+        return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""), { ...NO_METHODS, applyLater: !this.guarded && tagged.later === true });
       case "obj":
-        return this.proxyFor(tagged.id, "obj", "", (tagged.methods ?? []) as string[], this.guarded ? [] : ((tagged.later ?? []) as string[]));
+        return this.proxyFor(tagged.id, "obj", "", {
+          methods: new Set(tagged.methods as string[] | undefined),
+          later: new Set(this.guarded ? [] : (tagged.later as string[] | undefined)),
+          applyLater: false,
+        });
       case "rec":
         return this.remember(tagged.id, () => {
           const copy: Record<string, unknown> = {};
@@ -320,7 +329,7 @@ export class Membrane {
 
   // ---- remote handles -------------------------------------------------------------------
 
-  private proxyFor(id: number, kind: "fn" | "obj", name: string, methods: string[], later: boolean | string[]): object {
+  private proxyFor(id: number, kind: "fn" | "obj", name: string, shape: Shape): object {
     return this.remember(id, () => {
       const target = kind === "fn" ? Object.defineProperty(function () {}.bind(null), "name", { value: name }) : {};
       const call = (op: Op, extra: Partial<Message & { k: "call" }> = {}) => this.call({ op, target: id, ...extra });
@@ -334,7 +343,7 @@ export class Membrane {
           found = function (this: unknown, ...args: unknown[]) {
             if (this !== proxy) return Reflect.apply(call("get", { key }) as (...a: unknown[]) => unknown, this, args);
             const request = { key, args: args.map((a) => membrane.encode(a)) };
-            return Array.isArray(later) && later.includes(key) ? callLater("invoke", request) : call("invoke", request);
+            return shape.later.has(key) ? callLater("invoke", request) : call("invoke", request);
           };
           Object.defineProperty(found, "name", { value: key });
           invokers.set(key, found);
@@ -344,7 +353,7 @@ export class Membrane {
       const proxy: object = new Proxy(target, {
         get: (_t, key) => {
           if (key === Symbol.hasInstance && kind === "fn") return (value: unknown) => this.isInstance(value, id);
-          if (typeof key === "string" && methods.includes(key)) return invoker(key);
+          if (typeof key === "string" && shape.methods.has(key)) return invoker(key);
           const wire = wireKey(key);
           const value = wire === null ? undefined : call("get", { key: wire });
           // What the other side does not serve (see servedKey), this side's own prototypes answer.
@@ -374,7 +383,7 @@ export class Membrane {
           const found = wire === null ? undefined : (call("describe", { key: wire }) as [value: unknown, enumerable: boolean, writable: boolean] | undefined);
           return found && { value: found[0], enumerable: found[1], writable: found[2], configurable: true };
         },
-        apply: (_t, self, args) => (later === true ? callLater : call)("apply", { self: this.encode(self), args: args.map((a) => this.encode(a)) }),
+        apply: (_t, self, args) => (shape.applyLater ? callLater : call)("apply", { self: this.encode(self), args: args.map((a) => this.encode(a)) }),
         construct: (_t, args) => call("construct", { args: args.map((a) => this.encode(a)) }) as object,
       });
       return proxy;
@@ -568,6 +577,16 @@ export class Membrane {
 }
 
 const ASYNC_FUNCTION = Object.getPrototypeOf(async function () {}) as object;
+
+/** How a handle is called: the methods that take one round trip, and what may be called without waiting (see callsLater). */
+interface Shape {
+  methods: ReadonlySet<string>;
+  /** Methods called without waiting. */
+  later: ReadonlySet<string>;
+  /** The handle itself, a function, is called without waiting. */
+  applyLater: boolean;
+}
+const NO_METHODS = { methods: new Set<string>(), later: new Set<string>() };
 
 export const MEMBRANE_MESSAGES = {
   noSuchObject: "That object does not exist on this side, or was never handed over.",
