@@ -19,19 +19,18 @@ const FILES: Record<string, string> = {
 /** More model calls than any run here needs: a loop that never stops is cut off by the network, not the test timeout. */
 const FUSE = 60;
 
-function fused(limit: number, hook?: (call: number) => Promise<void> | void): typeof fetch {
+/** A fetch that runs `hook` with each call's number (from 1) before sending it. */
+function hooked(hook: (call: number) => Promise<void> | void): typeof fetch {
   let made = 0;
   return async (input, init) => {
-    made += 1;
-    if (made > limit) throw new Error("test fuse: too many model calls");
-    await hook?.(made);
+    await hook(++made);
     return fetch(input, init);
   };
 }
 
 /** A session; with a hook, its calls go through the test's own fetch so the hook runs before each. */
 const open = (scenario: string, hook?: (call: number) => Promise<void> | void, options: Record<string, number> = {}): Promise<ScenarioSession> =>
-  useScenario(scenario, hook ? { options, client: { fetch: fused(FUSE, hook) } } : { options, fuse: FUSE });
+  useScenario(scenario, { options, fuse: FUSE, ...(hook && { client: { fetch: hooked(hook) } }) });
 
 /** What every call the provider answered cost, priced by the test. */
 function wireCosts(session: ScenarioSession): number[] {
