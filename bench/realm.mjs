@@ -3,16 +3,18 @@
 // included), the learner's file bundled, and each kind of crossing, per call, on a warm realm.
 // Every figure is a mean over many; a busy machine stretches them all, so the load is printed.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleLearner } from "../dist/checker/realm/bundle.js";
 import { openRealm } from "../dist/checker/realm/host.js";
+import { loadLine, loadNow } from "./side-by-side.mjs";
 
 const REALMS = 10;
 const BUNDLES = 10;
 const CALLS = 3_000;
 const WARM_UP = 200;
 
+const loadBefore = loadNow();
 const dir = mkdtempSync(join(tmpdir(), "lab-bench-realm-"));
 const file = join(dir, "learner.ts");
 writeFileSync(
@@ -73,4 +75,4 @@ for (const [what, step] of crossings) {
 }
 await realm.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(`  load average (1 min) ${loadavg()[0].toFixed(2)}, on ${availableParallelism()} cores`);
+console.log(`  ${loadLine(loadBefore, loadNow())}`);
