@@ -40,7 +40,10 @@ export interface Realm {
   takeOutput(): Promise<string>;
   /** Resolves once everything the test's side set off in the realm so far has run (see Membrane.settled). */
   settled(): Promise<void>;
-  /** Ends the realm and everything it started; nothing of it runs after this resolves. */
+  /**
+   * Ends the realm and everything it started: nothing of it crosses or runs after this resolves.
+   * Its thread's teardown finishes later, before the next realm of this process loads any code.
+   */
   close(): Promise<void>;
 }
 
@@ -155,18 +158,28 @@ class RealmThread {
     return this.printed.take();
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the thread: from here on nothing crosses and no more of its code runs. Tearing its
+   * isolate down takes a while longer; a realm opened after this waits for that (see ending).
+   */
+  close(): void {
     this.ended = true;
     this.membrane.stop(new RealmStopped(REALM_MESSAGES.closed), false);
     this.port.close();
-    await this.worker.terminate();
+    const gone = this.worker.terminate().then(() => undefined);
+    ending.add(gone);
+    void gone.finally(() => ending.delete(gone));
   }
 }
+
+/** Closed realms whose threads are still being torn down: no realm loads code until they are gone. */
+const ending = new Set<Promise<void>>();
 
 /** The realms open in this process: a test's clock waits for all of them (see realmsSettled). */
 const open = new Set<Realm>();
 /** The realm started ahead, if this process keeps one (see prepareSpareRealm). */
 let spare: RealmThread | null = null;
+/** Whether another realm is started ahead each time one closes: only in a process that may run another file. */
 let keepsSpare = false;
 
 /** Resolves once every open realm has run what it was set off to do (see Membrane.settled). */
@@ -176,21 +189,22 @@ export async function realmsSettled(): Promise<void> {
 
 /**
  * Starts a realm ahead, for the next test file of this process (a worker's preload calls this),
- * and another each time one is done. `rehearsal`: a provider to rehearse against until the
- * learner's code arrives (see rehearsal.ts), when the process has time to spare.
+ * and, when `again`, another each time one is done. `rehearsal`: a provider to rehearse against
+ * until the learner's code arrives (see rehearsal.ts), when the process has time to spare.
  */
-export function prepareSpareRealm(rehearsal: RehearsalUrls | null = null): void {
-  keepsSpare = true;
+export function prepareSpareRealm(rehearsal: RehearsalUrls | null = null, again = true): void {
+  keepsSpare = again;
   if (spare?.alive) return;
   // In a worker process, under the bundled-SDK condition: the very SDK a learner's bundle imports.
   spare = new RealmThread(import.meta.resolve("#anthropic-sdk"), rehearsal);
 }
 
 export async function openRealm(bundle: RealmBundle): Promise<Realm> {
+  await Promise.all([...ending]);
   const thread = spare?.alive && spare.sdkUrl === bundle.sdkUrl ? spare : new RealmThread(bundle.sdkUrl, null);
   if (thread === spare) spare = null;
-  const exports = await thread.load(bundle).catch(async (error: unknown) => {
-    await thread.close();
+  const exports = await thread.load(bundle).catch((error: unknown) => {
+    thread.close();
     if (keepsSpare) prepareSpareRealm();
     throw error;
   });
@@ -203,7 +217,7 @@ export async function openRealm(bundle: RealmBundle): Promise<Realm> {
     },
     async close() {
       open.delete(realm);
-      await thread.close();
+      thread.close();
       if (keepsSpare) prepareSpareRealm();
     },
   };

@@ -5,7 +5,7 @@
  * in a realm of its own (checker/realm/), where its walls are put up.
  */
 import "../../provider/o200k.js";
-import { WARM_UP_ENV } from "./worker-env.js";
+import { ONE_FILE_ENV, WARM_UP_ENV } from "./worker-env.js";
 import { warmUp } from "./warm-up.js";
 import { joinChannel } from "./channel.js";
 import { prepareSpareRealm } from "../../realm/host.js";
@@ -21,7 +21,8 @@ process.once("disconnect", orphaned);
 // A spare waits for a save anyway: real round trips warm fetch (undici loads lazily) and the
 // paths a hidden test takes, here and in the realm it starts for the learner's code. A worker
 // forked for a batch (self-check, grading) goes straight to work, its realm starting meanwhile.
-if (process.env[WARM_UP_ENV] === "1") await warmUp();
-else prepareSpareRealm();
+const again = process.env[ONE_FILE_ENV] !== "1";
+if (process.env[WARM_UP_ENV] === "1") await warmUp(again);
+else prepareSpareRealm(null, again);
 
 if (!process.connected) orphaned();

@@ -13,7 +13,7 @@ import { WORKER_ENTRY } from "../vitest-internals.js";
 import { openChannel } from "./channel.js";
 import { KeptProcesses } from "./kept-processes.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
-import { WARM_UP_ENV } from "./worker-env.js";
+import { ONE_FILE_ENV, WARM_UP_ENV } from "./worker-env.js";
 
 export const POOL_MESSAGES = {
   aborted: "The runner was stopped, so no new worker is started.",
@@ -35,7 +35,7 @@ export const YOUNG_GENERATION_MB = 16;
 /** How long a run waits for its owner's process to come back from the check after its last file. */
 const SETTLING_WAIT_MS = 1_000;
 
-function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): { child: ChildProcess; namespaced: boolean } {
+function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, oneFile: boolean): { child: ChildProcess; namespaced: boolean } {
   const nodeArgs = [
     ...spec.execArgv,
     `--min-semi-space-size=${YOUNG_GENERATION_MB}`,
@@ -46,7 +46,7 @@ function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean): { chi
   const namespace = inPidNamespace();
   const [command, ...args] = namespace ? [namespace.command, ...namespace.args, ...nodeArgs] : [process.execPath, ...nodeArgs];
   const child = spawn(command!, args, {
-    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "" } as NodeJS.ProcessEnv,
+    env: { ...spec.env, [WARM_UP_ENV]: rehearse ? "1" : "", [ONE_FILE_ENV]: oneFile ? "1" : "" } as NodeJS.ProcessEnv,
     // stdin, stdout, stderr, and the lab's channel (channel.ts), not Node's IPC.
     stdio: ["pipe", "pipe", "pipe", "pipe"],
     // Its own process group, so a kill also reaches whatever learner code spawned.
@@ -171,7 +171,8 @@ export class SpareProcesses {
   }
 
   private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
-    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm);
+    // A process forked with no owner to keep it for runs one file (see keep).
+    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm, this.owner === null);
     if (namespaced) this.inNamespace.add(child);
     // A spare that dies just before a run takes it breaks this pipe; its exit reports the death.
     child.stdin?.on("error", () => {});

@@ -12,8 +12,11 @@ import { rehearseUntil } from "./rehearsal.js";
 import { startProvider } from "../../testing/index.js";
 import { lazyRunChunkFiles } from "../vitest-internals.js";
 
-/** Rehearses until MAX_PASSES or until a line arrives on stdin, whichever is first. */
-export async function warmUp(): Promise<void> {
+/**
+ * Rehearses until MAX_PASSES or until a line arrives on stdin, whichever is first. `again`: the
+ * process may run another file after its first, so it starts a realm ahead after each.
+ */
+export async function warmUp(again: boolean): Promise<void> {
   const halt = new AbortController();
   // The request in flight is abandoned too: a cold first request can take a while.
   const stop = () => halt.abort();
@@ -26,7 +29,7 @@ export async function warmUp(): Promise<void> {
   try {
     const urls = { weather: provider.url("weather"), rateLimited: provider.url("rate-limited", { faults: 1 }) };
     // The realm the learner's code will run in rehearses its own SDK beside this one (checker/realm/).
-    prepareSpareRealm(urls);
+    prepareSpareRealm(urls, again);
     await rehearseUntil(Anthropic as unknown as Parameters<typeof rehearseUntil>[0], urls, halt.signal);
   } finally {
     process.stdin.off("data", stop);
