@@ -22,3 +22,27 @@ export class CappedText {
     return text;
   }
 }
+
+/**
+ * Text kept per test while it runs, for tests that may run side by side. Text for no running
+ * test (printed as the code loaded, or late, for a test already taken) waits for the next take.
+ */
+export class TextsByTest {
+  private readonly running = new Map<number, CappedText>();
+  private readonly loose = new CappedText();
+
+  start(test: number): void {
+    this.running.set(test, new CappedText());
+  }
+
+  add(text: string, test: number | undefined): void {
+    ((test !== undefined && this.running.get(test)) || this.loose).add(text);
+  }
+
+  /** What was printed for no running test, then what test `test` printed; the test is no longer running. */
+  take(test: number | undefined): string {
+    const own = test === undefined ? "" : (this.running.get(test)?.take() ?? "");
+    if (test !== undefined) this.running.delete(test);
+    return this.loose.take() + own;
+  }
+}

@@ -11,6 +11,7 @@ import { refuseForeignSignals, SIGNALS_ENV } from "../run/walls/signal-wall.js";
 import { ImportRefused, judgeSpecifier, SDK_SPECIFIER } from "../run/walls/import-wall.js";
 import { REALM_IMPORT } from "./runtime-reach.js";
 import { type RehearsalUrls, rehearseUntil } from "../run/workers/rehearsal.js";
+import { testContext } from "./test-context.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 
@@ -51,7 +52,7 @@ const { port, bells, sdkUrl, clock, rehearsal } = workerData as {
 
 // The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
 const Anthropic = ((await import(sdkUrl)) as { default: unknown }).default;
-const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch }, Number.POSITIVE_INFINITY);
+const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch, tests: testContext }, Number.POSITIVE_INFINITY);
 process.on("exit", (exitCode) => membrane.post({ k: "exit", code: exitCode }));
 
 const arrived = new Promise<{ code: string; root: string }>((resolve) => parentPort!.once("message", resolve));
@@ -74,10 +75,11 @@ function realmImport(spec: unknown, from: string): Promise<unknown> {
 Object.defineProperty(globalThis, REALM_IMPORT, { value: realmImport });
 
 // What the learner's code prints travels on the membrane's port, in order with its calls' results,
-// so the test's side can tell which test it was printed during (see host.ts).
+// with the test whose call set off the code that printed it (see host.ts).
 for (const stream of [process.stdout, process.stderr]) {
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-    membrane.post({ k: "output", text: typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8") });
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+    membrane.post({ k: "output", text, test: membrane.testNow() });
     const done = rest.find((arg): arg is () => void => typeof arg === "function");
     done?.();
     return true;

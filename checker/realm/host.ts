@@ -14,7 +14,8 @@ import { CALL_LIMIT_MS } from "../model/limits.js";
 import { type Locals, Membrane, REAL_CLOCK, RealmStopped } from "./membrane.js";
 import { REALM_MESSAGES } from "./messages.js";
 import type { LearnerBundle } from "./bundle.js";
-import { CappedText } from "./capped-text.js";
+import { TextsByTest } from "./capped-text.js";
+import { testContext } from "./test-context.js";
 import { stackMapper } from "./stack-map.js";
 import type { RehearsalUrls } from "../run/workers/rehearsal.js";
 
@@ -33,11 +34,14 @@ export type RealmBundle = Pick<LearnerBundle, "code" | "map" | "sdkUrl" | "root"
 
 export interface Realm {
   exports: Record<string, unknown>;
+  /** Keeps what the learner's code prints as test `test`'s work (see test-context.ts) until takeOutput(test). */
+  startTest(test: number): void;
   /**
-   * What the learner's code printed since the last call (stdout and stderr, as written), once
-   * everything set off so far has run; capped at OUTPUT_CAP characters and marked where cut.
+   * What the learner's code printed as test `test`'s work (stdout and stderr, as written), after
+   * anything printed for no running test, once everything set off so far has run; capped at
+   * OUTPUT_CAP characters and marked where cut.
    */
-  takeOutput(): Promise<string>;
+  takeOutput(test?: number): Promise<string>;
   /** Resolves once everything the test's side set off in the realm so far has run (see Membrane.settled). */
   settled(): Promise<void>;
   /**
@@ -93,7 +97,7 @@ class RealmThread {
   private readonly worker: Worker;
   private ended = false;
   private mapStack: (stack: string) => string = (stack) => stack;
-  private readonly printed = new CappedText();
+  private readonly printed = new TextsByTest();
 
   constructor(
     readonly sdkUrl: string,
@@ -107,11 +111,12 @@ class RealmThread {
       serveFetch,
       mapStack: (stack) => this.mapStack(stack),
       beforePost: () => Atomics.store(bells, REAL_CLOCK, performance.now === realNow && Date.now === realDateNow ? 1 : 0),
+      tests: testContext,
     };
     this.port = port1;
     this.membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => this.end(REALM_MESSAGES.stuck(why)), true);
     this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));
-    this.membrane.onOutput = (text) => this.printed.add(text);
+    this.membrane.onOutput = (text, test) => this.printed.add(text, test);
     this.worker = new Worker(ENTRY, {
       workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal },
       execArgv: realmFlags(),
@@ -153,9 +158,14 @@ class RealmThread {
     });
   }
 
-  /** What was printed since the last take, and empties it. */
-  takePrinted(): string {
-    return this.printed.take();
+  /** From now until it is taken, what the learner's code prints as test `test`'s work is kept for it. */
+  startTest(test: number): void {
+    this.printed.start(test);
+  }
+
+  /** What was printed as test `test`'s work (after what was printed for no running test), and forgets it. */
+  takePrinted(test: number | undefined): string {
+    return this.printed.take(test);
   }
 
   /**
@@ -211,9 +221,10 @@ export async function openRealm(bundle: RealmBundle): Promise<Realm> {
   const realm: Realm = {
     exports,
     settled: () => thread.membrane.settled(),
-    async takeOutput() {
+    startTest: (test) => thread.startTest(test),
+    async takeOutput(test) {
       await thread.membrane.settled();
-      return thread.takePrinted();
+      return thread.takePrinted(test);
     },
     async close() {
       open.delete(realm);

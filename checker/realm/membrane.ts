@@ -28,14 +28,14 @@ const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "
 type Key = string | { sym: (typeof WELL_KNOWN)[number] };
 type Op = "apply" | "construct" | "get" | "set" | "has" | "delete" | "keys" | "describe" | "instanceof" | "invoke";
 type Message =
-  | { k: "call"; id: number; op: Op; target: number; key?: Key; self?: unknown; args?: unknown[]; later?: boolean }
+  | { k: "call"; id: number; op: Op; target: number; key?: Key; self?: unknown; args?: unknown[]; later?: boolean; test?: number }
   | { k: "reply"; id: number; ok: boolean; value: unknown }
   | { k: "settle"; promise: number; ok: boolean; value: unknown; call?: boolean }
-  | { k: "abort"; signal: number; reason: unknown }
+  | { k: "abort"; signal: number; reason: unknown; test?: number }
   | { k: "exit"; code: number }
   | { k: "drain"; id: number }
   | { k: "drained"; id: number }
-  | { k: "output"; text: string };
+  | { k: "output"; text: string; test?: number };
 
 /** What one side knows how to build from the other's descriptions (the SDK differs per realm). */
 export interface Locals {
@@ -49,6 +49,19 @@ export interface Locals {
   mapStack?: (stack: string) => string;
   /** Runs before every message this side posts (the trusted side: the clock's state, see host.ts). */
   beforePost?: () => void;
+  /** Which test this side is working for (see TestContext); none: calls carry no test. */
+  tests?: TestContext;
+}
+
+/**
+ * The test a piece of work belongs to, on each side of the boundary: a call carries the test
+ * its caller was working for, and runs as that test's work on the other side, so what it prints
+ * there, at once or later, is that test's, even while other tests of the file run beside it.
+ */
+export interface TestContext {
+  current(): number | undefined;
+  /** Runs `fn` as the work of test `test`, or of no test. */
+  run<T>(test: number | undefined, fn: () => T): T;
 }
 
 /** Thrown on the trusted side when the learner's realm is gone or went quiet past the limit. */
@@ -217,7 +230,9 @@ export class Membrane {
   private encodeSignal(signal: AbortSignal): unknown {
     const id = this.localId(signal);
     if (!signal.aborted)
-      signal.addEventListener("abort", () => !this.stopped && this.post({ k: "abort", signal: id, reason: this.encode(signal.reason) }), { once: true });
+      signal.addEventListener("abort", () => !this.stopped && this.post({ k: "abort", signal: id, reason: this.encode(signal.reason), test: this.testNow() }), {
+        once: true,
+      });
     return { [MARK]: "signal", id, aborted: signal.aborted, reason: signal.aborted ? this.encode(signal.reason) : undefined };
   }
 
@@ -401,7 +416,7 @@ export class Membrane {
   private call(request: Omit<Message & { k: "call" }, "k" | "id">): unknown {
     if (this.stopped) throw this.stopped;
     const id = this.nextId++;
-    this.post({ k: "call", id, ...request });
+    this.post({ k: "call", id, ...request, test: this.testNow() });
     // Only time spent waiting counts: serving the other side's nested calls is this side's own work.
     let waited = 0;
     for (;;) {
@@ -448,9 +463,11 @@ export class Membrane {
         else pending.reject(value);
         return;
       }
-      case "abort":
-        this.controllers.get(message.signal)?.abort(this.decode(message.reason));
+      case "abort": {
+        const controller = this.controllers.get(message.signal);
+        if (controller) this.asTest(message.test, () => controller.abort(this.decode(message.reason)));
         return;
+      }
       case "exit":
         this.onExit?.(message.code);
         return;
@@ -463,11 +480,21 @@ export class Membrane {
         this.draining.delete(message.id);
         return;
       case "output":
-        this.onOutput?.(String(message.text));
+        this.onOutput?.(String(message.text), message.test);
         return;
       case "call":
-        this.serve(message);
+        this.asTest(message.test, () => this.serve(message));
     }
+  }
+
+  /** The test this side is working for now, as a message carries it. */
+  testNow(): number | undefined {
+    return this.locals.tests?.current();
+  }
+
+  private asTest(test: number | undefined, fn: () => void): void {
+    if (this.locals.tests) this.locals.tests.run(test, fn);
+    else fn();
   }
 
   private readonly draining = new Map<number, () => void>();
@@ -486,8 +513,8 @@ export class Membrane {
     });
   }
 
-  /** Called with what the other side printed (the learner's realm: its stdout and stderr, as written). */
-  onOutput: ((text: string) => void) | null = null;
+  /** Called with what the other side printed (the learner's realm: its stdout and stderr, as written), and for which test. */
+  onOutput: ((text: string, test: number | undefined) => void) | null = null;
 
   /** Called when the other side says it is exiting (the learner's realm, on process.exit). */
   onExit: ((code: number) => void) | null = null;
@@ -533,7 +560,7 @@ export class Membrane {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     const settled = new Promise((resolve, reject) => this.calledLater.set(id, { resolve, reject }));
-    this.post({ k: "call", id, ...request, later: true });
+    this.post({ k: "call", id, ...request, later: true, test: this.testNow() });
     return settled;
   }
 

@@ -36,9 +36,9 @@ const boundTestOf = (id: string) => id.slice(id.indexOf(":", IMPL_PREFIX.length)
 export function implModule(bundle: LearnerBundle, labImplFile: string): string {
   const names = bundle.exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
   return [
-    `import { afterAll, afterEach, beforeEach } from "vitest";`,
+    `import { afterAll, afterEach, aroundEach } from "vitest";`,
     `import { openLabImpl } from ${JSON.stringify(pathToFileURL(labImplFile).href)};`,
-    `const impl = await openLabImpl(${JSON.stringify({ code: bundle.code, map: bundle.map, sdkUrl: bundle.sdkUrl, root: bundle.root })}, { afterAll, afterEach, beforeEach });`,
+    `const impl = await openLabImpl(${JSON.stringify({ code: bundle.code, map: bundle.map, sdkUrl: bundle.sdkUrl, root: bundle.root })}, { afterAll, afterEach, aroundEach });`,
     ...names.map((name, i) => `const e${i} = impl[${JSON.stringify(name)}];`),
     `export { ${names.map((name, i) => `e${i} as ${name}`).join(", ")} };`,
   ].join("\n");

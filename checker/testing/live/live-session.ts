@@ -6,7 +6,8 @@
  * stage (a fault on cue, an exact usage, a scripted answer) is skipped instead, with a sentence
  * saying why; a test marked `live: true` holds whatever the model says, and runs.
  */
-import { TestRunner } from "vitest";
+import { type RunnerTestCase, TestRunner } from "vitest";
+import { enteredTask } from "../../realm/test-context.js";
 import { isLiveCheck, LIVE_CHECK_PREFIX } from "../../model/exercises.js";
 import type { Provider } from "../../provider/index.js";
 import type { ScenarioSession } from "../scenario-session.js";
@@ -40,12 +41,15 @@ export const LIVE_MESSAGES = {
     `"${name}" opens a live session, so its name must start with "${LIVE_CHECK_PREFIX}": the self-check judges live checks among themselves.`,
 } as const;
 
+/** The test whose work is running now: the one entered in this flow when tests run side by side. */
+const runningTest = (): RunnerTestCase | undefined => enteredTask<RunnerTestCase>() ?? TestRunner.getCurrentTest();
+
 /**
  * Skips the test that is running now, with the reason; never returns. Called synchronously from
  * useScenario, so the test is the one that asked (a session opened in a hook cannot be skipped).
  */
 export function skipStaged(scenario: string): never {
-  const test = TestRunner.getCurrentTest();
+  const test = runningTest();
   if (!test) throw new Error(LIVE_MESSAGES.outsideTest(scenario));
   test.context.skip(LIVE_MESSAGES.staged(scenario));
   throw new Error("unreachable: skip() throws");
@@ -53,7 +57,7 @@ export function skipStaged(scenario: string): never {
 
 /** Throws unless the test running now is named as a live check. */
 export function expectLiveCheckName(): void {
-  const name = TestRunner.getCurrentTest()?.name;
+  const name = runningTest()?.name;
   if (name !== undefined && !isLiveCheck(name)) throw new Error(LIVE_MESSAGES.unnamed(name));
 }
 

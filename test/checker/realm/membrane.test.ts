@@ -12,6 +12,7 @@ import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
 import { REALM_MESSAGES } from "../../../dist/checker/realm/messages.js";
 import { OUTPUT_CAP, outputCut } from "../../../dist/checker/realm/host.js";
 import { CALL_LIMIT_MS } from "../../../dist/checker/model/limits.js";
+import { testContext } from "../../../dist/checker/realm/test-context.js";
 
 const { dir, realms, learner } = learnerRealms("realm-test");
 
@@ -207,6 +208,40 @@ describe("what the learner's realm shares with the test, and what it keeps as wr
     expect(await realm.takeOutput()).toBe("");
     m.flood(OUTPUT_CAP + 123);
     expect(await realm.takeOutput()).toBe(`${"x".repeat(OUTPUT_CAP)}${outputCut(123)}`);
+  });
+
+  test("what the learner's code prints is kept for the test whose call set it off, across awaits and timers, however two tests interleave", async () => {
+    const m = await learner(
+      "prints-per-test",
+      `export async function relay(name: string, reply: (name: string) => Promise<string>) {
+         console.log(name + " asks");
+         const heard = await reply(name);
+         console.log(name + " heard " + heard);
+         await new Promise((done) => setTimeout(() => { console.error(name + " later"); done(undefined); }, 0));
+         return heard;
+       }
+       export function loud(text: string) { console.log(text); }`,
+    );
+    const realm = realms.at(-1)!;
+    // Neither reply comes before both tests have asked, so their work interleaves in the realm.
+    let asked = 0;
+    let bothAsked!: () => void;
+    const met = new Promise<void>((resolve) => (bothAsked = resolve));
+    const reply = async (name: string) => {
+      if (++asked === 2) bothAsked();
+      await met;
+      return name.toUpperCase();
+    };
+    realm.startTest(1);
+    realm.startTest(2);
+    m.loud("before any test");
+    const [a, b] = await Promise.all([testContext.run(1, () => m.relay("a", reply)), testContext.run(2, () => m.relay("b", reply))]);
+    expect([a, b]).toEqual(["A", "B"]);
+    testContext.run(1, () => m.loud("a, once more"));
+    expect(await realm.takeOutput(2)).toBe("before any test\nb asks\nb heard B\nb later\n");
+    testContext.run(2, () => m.loud("b, after its output was taken"));
+    testContext.run(3, () => m.loud("a test never started"));
+    expect(await realm.takeOutput(1)).toBe("b, after its output was taken\na test never started\na asks\na heard A\na later\na, once more\n");
   });
 
   test("the realm has no clock of its own: performance.now and Date.now read the test's, as the test sets them", async () => {

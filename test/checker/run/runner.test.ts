@@ -169,6 +169,49 @@ describe("learner code that misbehaves", () => {
     ]);
   });
 
+  test("tests that run side by side (describe.concurrent) each get what their own work printed, output and report alike", async () => {
+    const dir = join(work, "side-by-side");
+    const hiddenTest = learnerFile(
+      "hidden.test.ts",
+      `import { describe, expect, test } from "vitest";
+       import { relay } from "lab:impl";
+       let asked = 0;
+       let bothAsked!: () => void;
+       const met = new Promise<void>((resolve) => (bothAsked = resolve));
+       // Neither reply comes before both tests have asked: their work interleaves.
+       async function reply(name: string): Promise<string> {
+         if (++asked === 2) bothAsked();
+         await met;
+         return name.toUpperCase();
+       }
+       describe.concurrent("side by side", () => {
+         for (const name of ["a", "b"]) {
+           test(name, async () => {
+             console.log(name + " reports");
+             expect(await relay(name, reply)).toBe(name.toUpperCase());
+             console.log(name + " reports again");
+           });
+         }
+       });`,
+      dir,
+    );
+    const file = learnerFile(
+      "relay.ts",
+      `export async function relay(name: string, reply: (name: string) => Promise<string>): Promise<string> {
+         console.log(name + " asks");
+         const heard = await reply(name);
+         await new Promise((done) => setTimeout(done, 0));
+         console.log(name + " heard " + heard);
+         return heard;
+       }`,
+    );
+    const result = await runner.run({ exercise: { ...adder, hiddenTest }, implFile: file });
+    expect(result.tests.map((t) => [t.name, t.state, t.output, t.report])).toEqual([
+      ["a", "passed", "a asks\na heard A\n", "a reports\na reports again\n"],
+      ["b", "passed", "b asks\nb heard B\n", "b reports\nb reports again\n"],
+    ]);
+  });
+
   test("learner code runs in a child process, never in the process that owns the runner", async () => {
     const pidFile = join(work, "pid.txt");
     const file = learnerFile(
