@@ -51,7 +51,9 @@ function whereTheMoneyWent(rows: Row[]) {
   };
 }
 
-describe("the chapter's walk-through, rebuilt from this run's ledger", () => {
+// Every test opens sessions of its own and shares nothing, so they run side by side (describe.concurrent):
+// exercise 11's long runs overlap, so a save's verdict comes sooner; what each test printed stays its own.
+describe.concurrent("the chapter's walk-through, rebuilt from this run's ledger", () => {
   test("five calls price to $0.0427, 0.0149, 0.0123, 0.0150, 0.0147 ($0.0997), hit rate 0.765: the conversation is cached too (prefix-only-cache bug)", async () => {
     const t = await setup("acme-triage");
     const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
@@ -92,7 +94,7 @@ describe("the chapter's walk-through, rebuilt from this run's ledger", () => {
   });
 });
 
-describe("the cache comes first and is written last", () => {
+describe.concurrent("the cache comes first and is written last", () => {
   test("a cache hit answers with no model call (cache-after-call bug)", async () => {
     const t = await setup("acme-triage", {}, { cached: { [`acme\u0000${QUESTION}`]: "Claim 1: Settings > API keys [src:docs/api-keys.md]" } });
     const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
@@ -118,7 +120,7 @@ describe("the cache comes first and is written last", () => {
   });
 });
 
-describe("every model call is retried, recorded and charged", () => {
+describe.concurrent("every model call is retried, recorded and charged", () => {
   test("a 429 is waited out through the retry part (no-retry bug)", async () => {
     const t = await setup("rate-limited", { faults: 2, retryAfter: 3 });
     const result = await run("say hello", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
@@ -159,7 +161,7 @@ describe("every model call is retried, recorded and charged", () => {
   });
 });
 
-describe("the stop reason decides", () => {
+describe.concurrent("the stop reason decides", () => {
   test("max_tokens fails loudly: ok false, reason \"output truncated\" (truncation-succeeds bug)", async () => {
     const t = await setup("truncated");
     const result = await run("write the whole manual", "acme", { limitUsd: 2, maxSteps: 5 }, t.parts);
@@ -214,7 +216,7 @@ describe("the stop reason decides", () => {
   });
 });
 
-describe("authorize runs before execution", () => {
+describe.concurrent("authorize runs before execution", () => {
   test("authorize is an allow-list: unknown tools are denied (deny-list bug)", async () => {
     expect(authorize("search_docs", {}, "acme")).toBe(true);
     expect(authorize("read_artifact", { path: "/tmp/x" }, "acme")).toBe(true);
@@ -258,7 +260,7 @@ describe("authorize runs before execution", () => {
   });
 });
 
-describe("tools run together, are offloaded, then guarded", () => {
+describe.concurrent("tools run together, are offloaded, then guarded", () => {
   test("a turn's tools run concurrently: 180 ms and 240 ms take 240 ms on the clock (sequential-tools bug)", async () => {
     const clock = virtualClock();
     const t = await setup("acme-triage", {}, { clock, delays: { search_docs: 180, get_account: 240 } });
@@ -322,7 +324,7 @@ describe("tools run together, are offloaded, then guarded", () => {
   });
 });
 
-describe("every other exit is a partial, and the prefix never changes", () => {
+describe.concurrent("every other exit is a partial, and the prefix never changes", () => {
   test("the wrap-up note goes into the messages; the system prompt is identical on every call (note-in-system bug)", async () => {
     const t = await setup("runaway", {}, { repeat: 1_000 });
     await run("list the files", "acme", { limitUsd: 0.06, maxSteps: 25 }, t.parts);
