@@ -20,6 +20,7 @@ export default defineConfig({
     testTimeout: 20_000,
     // Workers, lab:test and the CLI's processes run dist/: a build older than its sources is refused.
     globalSetup: ["./test/support/fresh-build.ts"],
+    setupFiles: ["./test/support/file-hooks.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // A file per core, not vitest's default of one fewer: many files spend much of their time
     // waiting on processes, terminals and limits, and on 2 cores one file at a time left a core idle
