@@ -12,12 +12,14 @@ export const SLOWEST = [
   "test/self-check.test.ts",
   "test/src/grade/class-report.test.ts",
   "test/src/grade/resume.test.ts",
-  "test/checker/run/runner.test.ts",
   "test/src/commands/check.test.ts",
+  "test/checker/run/runner.test.ts",
   "test/e2e/start-every-exercise-in-tmux.test.ts",
-  "test/src/grade/hostile.test.ts",
   "test/src/commands/run.test.ts",
+  "test/src/grade/hostile.test.ts",
   "test/src/grade/hostile-realm.test.ts",
+  "test/src/typecheck/type-checker.test.ts",
+  "test/e2e/start-in-tmux.test.ts",
   "test/e2e/drill-in-tmux.test.ts",
 ];
 
