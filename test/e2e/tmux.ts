@@ -1,9 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { until } from "../support/until.js";
 
+/** How many terminals this process has made: two made in the same millisecond still get servers of their own. */
+let made = 0;
+
 /** A private tmux server (its own socket) holding one real terminal for a test. */
 export class Tmux {
-  private readonly socket = `lab-e2e-${process.pid}-${Date.now()}`;
+  private readonly socket = `lab-e2e-${process.pid}-${Date.now()}-${++made}`;
   readonly session = "lab";
 
   private tmux(...args: string[]): string {
