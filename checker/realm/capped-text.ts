@@ -35,6 +35,16 @@ export class TextsByTest {
     this.running.set(test, new CappedText());
   }
 
+  /** Whether test `test` was started and not yet taken. */
+  keeps(test: number | undefined): boolean {
+    return test !== undefined && this.running.has(test);
+  }
+
+  /** How many tests are started and not yet taken. */
+  get size(): number {
+    return this.running.size;
+  }
+
   add(text: string, test: number | undefined): void {
     ((test !== undefined && this.running.get(test)) || this.loose).add(text);
   }

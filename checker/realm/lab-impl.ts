@@ -27,6 +27,8 @@ interface Hooks {
 export async function openLabImpl(bundle: RealmBundle, hooks: Hooks): Promise<Record<string, unknown>> {
   const realm = await openRealm(bundle);
   let started = 0;
+  /** Each running test's number, by its task. */
+  const numbers = new WeakMap<object, number>();
   /** The test that started last: while tests run one at a time, the one running. */
   let latest: number | undefined;
   const report = new TestReport(globalThis.console, () => testContext.current() ?? latest);
@@ -34,13 +36,14 @@ export async function openLabImpl(bundle: RealmBundle, hooks: Hooks): Promise<Re
   hooks.aroundEach(async (runTest, { task }) => {
     const test = ++started;
     latest = test;
+    numbers.set(task, test);
     realm.startTest(test);
     report.start(test);
     if (task.concurrent) await testContext.runTest(test, task, runTest);
     else await runTest();
   });
   hooks.afterEach(async ({ task }) => {
-    const test = task.concurrent ? testContext.current() : latest;
+    const test = numbers.get(task);
     try {
       const printed = await realm.takeOutput(test);
       if (printed !== "") task.meta[OUTPUT_META] = printed;

@@ -5,13 +5,13 @@
  * file may run side by side: what is printed is kept for the test whose work printed it.
  */
 import { formatWithOptions } from "node:util";
-import { CappedText } from "./capped-text.js";
+import { TextsByTest } from "./capped-text.js";
 import { testContext } from "./test-context.js";
 
 const KEPT = ["log", "info"] as const;
 
 export class TestReport {
-  private readonly texts = new Map<number, CappedText>();
+  private readonly texts = new TextsByTest();
   private restore: (() => void) | null = null;
 
   constructor(
@@ -22,14 +22,14 @@ export class TestReport {
 
   /** From now until take(test), what test `test` prints is kept here instead of reaching vitest's console. */
   start(test: number): void {
-    this.texts.set(test, new CappedText());
+    this.texts.start(test);
     if (!this.restore) this.capture();
   }
 
   /** What test `test` printed since start(test), capped and marked where cut; with no test kept, the console is its own again. */
   take(test: number): string {
-    const text = this.texts.get(test)?.take() ?? "";
-    this.texts.delete(test);
+    // Only a kept test's text is ever added here: the rest reaches the console.
+    const text = this.texts.take(test);
     if (this.texts.size === 0) {
       this.restore?.();
       this.restore = null;
@@ -43,8 +43,7 @@ export class TestReport {
     for (const [name, , original] of saved) {
       console[name] = (...args: unknown[]) => {
         const test = this.current();
-        const kept = test === undefined ? undefined : this.texts.get(test);
-        if (kept) kept.add(`${formatWithOptions({ colors: false }, ...args)}\n`);
+        if (this.texts.keeps(test)) this.texts.add(`${formatWithOptions({ colors: false }, ...args)}\n`, test);
         else original.apply(console, args);
       };
     }
