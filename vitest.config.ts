@@ -25,6 +25,8 @@ const exclude = ["test/fixtures/**", "**/node_modules/**"];
 
 // The project's own tests. Hidden exercise tests are run by the checker, never from here.
 export default defineConfig({
+  // The screens' Ink is a bundle (src/screen/ink-bundle.ts); tests render with ink-testing-library, which needs the package itself.
+  resolve: { alias: { "#ink": "ink" } },
   test: {
     testTimeout: 20_000,
     // Workers, lab:test and the CLI's processes run dist/: a build older than its sources is refused.

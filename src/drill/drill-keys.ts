@@ -1,4 +1,4 @@
-import type { Key } from "ink";
+import type { Key } from "#ink";
 import type { ScreenState } from "../screen/screen-state.js";
 import { paneCommand, resultsCommand, type LiveCommand } from "../screen/key-map.js";
 import { drillPaneRows, drillResultsWindow } from "./drill-lines-view.js";

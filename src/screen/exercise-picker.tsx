@@ -1,4 +1,4 @@
-import { Box, Text, useApp, useInput, useStdin } from "ink";
+import { Box, Text, useApp, useInput, useStdin } from "#ink";
 import { useRef, useState } from "react";
 import { formatSeconds } from "../progress/drills.js";
 import type { ExerciseTable } from "../progress/exercise-table.js";

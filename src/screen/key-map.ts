@@ -1,4 +1,4 @@
-import type { Key } from "ink";
+import type { Key } from "#ink";
 import { hasOutput, type ResultsWindow } from "./results-window.js";
 import { paneRows, resultsWindow } from "./screen-layout.js";
 import { allPassed, type ScreenState } from "./screen-state.js";

@@ -1,4 +1,4 @@
-import { useInput, useStdin, type Key } from "ink";
+import { useInput, useStdin, type Key } from "#ink";
 import { useEffect, useState, useSyncExternalStore, type ReactElement } from "react";
 import type { Readable } from "./store.js";
 

@@ -1,4 +1,4 @@
-import { render, type Instance } from "ink";
+import { render, type Instance } from "#ink";
 import type { ReactElement } from "react";
 import type { Io } from "../terminal/io.js";
 

@@ -1,4 +1,4 @@
-import type { Key } from "ink";
+import type { Key } from "#ink";
 import type { ReactElement } from "react";
 import type { Exercise } from "../../checker/model/exercises.js";
 import type { Io } from "../terminal/io.js";

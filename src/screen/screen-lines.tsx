@@ -3,7 +3,7 @@
  * drawn: the live part of a screen must stay shorter than the terminal, or its top (the
  * title and the clock) scrolls away.
  */
-import { Box, Text } from "ink";
+import { Box, Text } from "#ink";
 
 /** A run of text in one style. */
 export interface Segment {

@@ -1,4 +1,4 @@
-import { Static, Text } from "ink";
+import { Static, Text } from "#ink";
 import { screenLines } from "./screen-layout.js";
 import { Lines } from "./screen-lines.js";
 import type { HistoryEntry, ScreenState } from "./screen-state.js";
