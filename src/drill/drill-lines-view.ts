@@ -2,7 +2,7 @@
 import { formatSeconds } from "../progress/drills.js";
 import { bodyLines, liveHeight } from "../screen/screen-layout.js";
 import type { ResultsWindow } from "../screen/results-window.js";
-import { GAP, section, styled, type Line } from "../screen/screen-lines.js";
+import { GAP, section, styled, type Line } from "../screen/lines.js";
 import {
   failureLines,
   fileErrorLines,

@@ -4,7 +4,7 @@
  * longer than its room, a line counting the rows by state, then as many lines as fit from the
  * offset, then where the window is. The same keys as a pane scroll it (key-map.ts).
  */
-import { line, styled, type Line } from "./screen-lines.js";
+import { line, styled, type Line } from "./lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { rowLines, MARKS } from "./screen-parts.js";
 import type { Row, RowState, ScreenState } from "./screen-state.js";

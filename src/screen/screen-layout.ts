@@ -1,6 +1,6 @@
 /** The live screen laid out: which parts fit, and how many lines each may take. */
 import { keyHints } from "./key-bar.js";
-import { GAP, line, section, type Line } from "./screen-lines.js";
+import { GAP, line, section, type Line } from "./lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { allResultLines, resultsPart, type ResultsWindow } from "./results-window.js";
 import { headerLines, hintLines, typeErrorLines, keyLines, noticeLines, outcomeLines, paneChrome, paneLines } from "./screen-parts.js";

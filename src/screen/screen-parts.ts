@@ -2,7 +2,7 @@
 import type { FileError, RunResult, TestOutcome } from "../../checker/model/result.js";
 import { formatSeconds } from "../progress/drills.js";
 import { bugToTell, FAILURE_WORDS, failureWords, firstLines, insteadLabel } from "../report/failure-words.js";
-import { line, styled, type Line, type Style } from "./screen-lines.js";
+import { line, styled, type Line, type Style } from "./lines.js";
 import { SCREEN_MESSAGES as M } from "./screen-messages.js";
 import { paneWidth, runSummary, skippedCount, type Pane, type Row, type RowState, type ScreenState } from "./screen-state.js";
 import { wrapCodeLine, wrapLine, wrapText } from "./wrap.js";
