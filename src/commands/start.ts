@@ -75,7 +75,8 @@ async function startWith(ctx: LabContext, io: Io, first: Exercise, opts: StartOp
   if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress, gate);
 
   const poll = opts.poll ?? ctx.config.config.poll;
-  const { watchExercise } = await import("../screen/watch-exercise.js");
+  const { importScreen } = await import("../screen/import-screen.js");
+  const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
   // Where each test is declared is never shown; finding it costs every run a stack walk per test.
   const env = gate ? { env: liveEnv(gate, io.env) } : {};
   const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env });

@@ -17,8 +17,6 @@ export interface LiveScreenBase {
   io: Io;
   exercise: Exercise;
   session: Pick<WatchSession, "subscribe" | "rerun">;
-  /** The first run was started before the screen (see watch/first-run.ts): the screen does not start it again. */
-  firstRunStarted?: boolean;
 }
 
 /** One live screen: its state and frame, and what it does with the engine's events and its own commands. */
@@ -52,7 +50,7 @@ const isLive = (command: { kind: string }): command is LiveCommand => LIVE_KINDS
 
 /**
  * Shows a live screen until it finishes (a command, q, Ctrl-C, a signal), then resolves with
- * the exit. The first run starts at once, unless it already has. Everything it starts (the session's listener, the
+ * the exit. The first run starts at once. Everything it starts (the session's listener, the
  * resize listener, the signal handlers, Ink) is stopped before it resolves.
  */
 export function runLiveScreen<S, C extends { kind: string }, E>(spec: LiveScreenSpec<S, C, E>): Promise<E> {
@@ -108,6 +106,6 @@ export function runLiveScreen<S, C extends { kind: string }, E>(spec: LiveScreen
       spec.closingFrame();
       setImmediate(unmount);
     }
-    if (!spec.firstRunStarted) session.rerun();
+    session.rerun();
   });
 }

@@ -19,7 +19,7 @@ export interface RunScreenOptions extends LiveScreenBase {
 }
 
 /** Shows the live screen until the learner quits (q, Ctrl-C, a signal) or moves to the next exercise. */
-export function runScreen({ io, exercise, session, firstRunStarted, store, progress, elapsed }: RunScreenOptions): Promise<ScreenExit> {
+export function runScreen({ io, exercise, session, store, progress, elapsed }: RunScreenOptions): Promise<ScreenExit> {
   /** Tier 3 opens without asking once the exercise has passed, or once its peek is recorded. */
   const mayPeek = () => {
     const record = progress.exercise(exercise.id);
@@ -28,7 +28,6 @@ export function runScreen({ io, exercise, session, firstRunStarted, store, progr
   return runLiveScreen<ScreenState, ScreenCommand, ScreenExit>({
     io,
     session,
-    firstRunStarted,
     screen: store,
     state: store,
     view: (state, interactive) => <ScreenView state={state} elapsedMs={elapsed()} interactive={interactive} />,

@@ -3,9 +3,7 @@ import { writeLine, type Io } from "../terminal/io.js";
 import type { ProgressStore } from "../progress/progress-store.js";
 import type { TypeCheck } from "../typecheck/type-checker.js";
 import { WatchSession, type RunnerLike } from "../watch/watch-session.js";
-import { startFirstRun } from "../watch/first-run.js";
-import { importScreen } from "./import-screen.js";
-import type { ScreenExit } from "./run-screen.js";
+import { runScreen, type ScreenExit } from "./run-screen.js";
 import { initialScreenState } from "./screen-state.js";
 import { createScreenStore } from "./screen-store.js";
 
@@ -30,7 +28,7 @@ export interface WatchExerciseOptions {
   live?: () => string;
 }
 
-/** One exercise on the live screen: watcher, runs and screen (Ink, loaded here), all torn down before it returns. */
+/** One exercise on the live screen: watcher, runs and screen, all torn down before it returns. */
 export async function watchExercise(options: WatchExerciseOptions): Promise<ScreenExit> {
   const { io, exercise, file, next, runner, progress, poll } = options;
   const now = options.now ?? (() => performance.now());
@@ -52,11 +50,8 @@ export async function watchExercise(options: WatchExerciseOptions): Promise<Scre
   let exit: ScreenExit = "quit";
   try {
     options.openEditor?.(notice);
-    // The first run starts before Ink is loaded: the worker process starts meanwhile.
-    const running = startFirstRun(session);
-    const { runScreen } = await importScreen(() => import("./run-screen.js"));
     const opened = now();
-    exit = await runScreen({ io, exercise, session: running, firstRunStarted: true, store, progress, elapsed: () => now() - opened });
+    exit = await runScreen({ io, exercise, session, store, progress, elapsed: () => now() - opened });
     return exit;
   } finally {
     // Quitting must not wait for learner code that may never end; moving on lets the run finish.

@@ -7,7 +7,6 @@ import type { FileWatchHandlers, WatchFile } from "../../../src/watch/file-watch
 import { SAVE_DEBOUNCE_MS } from "../../../src/watch/run-scheduler.js";
 import { SILENCE_CHECK_MS, statFile } from "../../../src/watch/silence-check.js";
 import type { TypeCheck, TypeErrorReport } from "../../../src/typecheck/type-checker.js";
-import { startFirstRun } from "../../../src/watch/first-run.js";
 import { WatchSession, type SessionEvent } from "../../../src/watch/watch-session.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -416,28 +415,4 @@ test("a save seen as the session closes, its run never started, does not leave t
   await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 2);
   expect(runner.runs).toBe(0);
   expect(log).toEqual(["pause", "resume"]);
-});
-
-test("a first run started before the screen is heard from its start by the screen's listener, once, and is not started again", async () => {
-  const runner = fakeRunner();
-  const watch = fakeWatch();
-  const session = await WatchSession.start({ runner, exercise, file: "f.ts", poll: false, watchFile: watch.watchFile, stat: () => null });
-  const running = startFirstRun(session);
-  await vi.advanceTimersByTimeAsync(0);
-  runner.finish(3); // the run ends while the screen is still loading
-  await vi.advanceTimersByTimeAsync(0);
-  const screen: SessionEvent[] = [];
-  running.subscribe((e) => screen.push(e));
-  expect(screen.map((e) => e.type)).toEqual(["run-started", "run-finished"]);
-  const later: SessionEvent[] = [];
-  running.subscribe((e) => later.push(e));
-  expect(later).toEqual([]);
-  watch.save();
-  await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS * 3);
-  runner.finish(4);
-  await vi.advanceTimersByTimeAsync(0);
-  expect(runner.runs).toBe(2);
-  expect(screen.map((e) => e.type)).toEqual(["run-started", "run-finished", "save-seen", "run-started", "run-finished"]);
-  expect(later.map((e) => e.type)).toEqual(["save-seen", "run-started", "run-finished"]);
-  await session.close();
 });
