@@ -14,9 +14,12 @@ import type { Exercise } from "../model/exercises.js";
 import type { Binding } from "./binding.js";
 import { bindingPlugin, bundleOf, implModuleId } from "./binding-plugin.js";
 import { labPool, type Watchdog } from "./workers/lab-pool.js";
-import { SpareProcesses } from "./workers/spare-processes.js";
+import type { SpareProcesses } from "./workers/spare-processes.js";
+import { sparesFor } from "./first-worker.js";
+import type { RunnerOptions } from "./runner-options.js";
 import { ownedTempDir } from "./walls/owned-temp.js";
 import { collectOutcome, fileErrorOf, unhandledErrorOf } from "./outcome.js";
+import { withEnvironmentKept } from "./kept-environment.js";
 import { withoutAddedSignalHandlers } from "./quiet-signals.js";
 import { RUN_MESSAGES, summarise, type FileError, type RunListener, type RunResult } from "../model/result.js";
 import { runReporter } from "./run-reporter.js";
@@ -24,43 +27,7 @@ import { POOL_ERROR, TEST_PATH_KEY } from "./vitest-internals.js";
 import { CHANNEL_MESSAGES } from "./workers/channel.js";
 import { HANG_LIMIT_MS } from "../model/limits.js";
 
-export interface RunnerOptions {
-  /** Hard wall-clock limit for one run, in seconds. */
-  timeoutSeconds?: number;
-  /** How many runs may execute at once in `runMany`. */
-  maxWorkers?: number;
-  /** The whole environment of the worker processes; by default they inherit this process's. */
-  env?: Record<string, string>;
-  /** Extra Node flags for the worker processes, e.g. a heap limit. */
-  execArgv?: string[];
-  /** The resident memory one worker process may use, in MB; the outside watcher stops it past that. */
-  memoryLimitMb?: number;
-  /** Where console output of learner code goes; discarded by default. */
-  output?: NodeJS.WritableStream;
-  /**
-   * The folder `runMany` keeps its private copies of hidden tests in (created if missing,
-   * removed on close); by default a new folder in the system's temp folder. A caller that
-   * sandboxes the workers needs to know it to let them read it.
-   */
-  scratchDir?: string;
-  /**
-   * Let the idle spare worker rehearse a hidden test's path until a run needs it (see
-   * warm-up.ts). Worth its CPU only when a person works between runs (the live screen,
-   * drills); batches (checks, self-check, grading) leave it off.
-   */
-  warmSpares?: boolean;
-  /**
-   * Send transformed code to the workers over IPC instead of through files in vitest's temp
-   * folder, so sandboxed workers need read access to nothing but the lab and `scratchDir`.
-   */
-  codeOverIpc?: boolean;
-  /**
-   * Record where each test is declared (vitest's includeTaskLocation, on by default). Nothing
-   * in a RunResult uses it; a caller running hundreds of files (grading) turns it off to save
-   * the stack walk and source-map lookup it costs per test.
-   */
-  taskLocations?: boolean;
-}
+export type { RunnerOptions } from "./runner-options.js";
 
 export interface RunRequest {
   exercise: Exercise;
@@ -102,10 +69,10 @@ export class Runner {
     private readonly scratch: string,
   ) {}
 
-  static async create(options: RunnerOptions = {}): Promise<Runner> {
+  /** `spares`: the worker processes, when the caller started them ahead of vitest (see first-worker.ts). */
+  static async create(options: RunnerOptions = {}, spares = sparesFor(options)): Promise<Runner> {
     const paths = labPaths();
     const timeoutSeconds = options.timeoutSeconds ?? 10;
-    const spares = new SpareProcesses(paths.preload, options.env, options.warmSpares ?? false, options.memoryLimitMb ?? null);
     const bindings = new Map<string, Binding>();
     const watchdog: Watchdog = {
       started(files, kill, reused) {
@@ -145,37 +112,43 @@ export class Runner {
       },
     };
     const sink = options.output ?? new PassThrough().resume();
+    // A runner that never came to be leaves no worker behind, one forked ahead included.
     const vitest = await withoutAddedSignalHandlers(() =>
-      createVitest(
-        "test",
-        {
-          config: false,
-          root: paths.root,
-          watch: false,
-          pool: labPool(spares, watchdog, options.codeOverIpc ?? false),
-          maxWorkers: options.maxWorkers ?? 1,
-          isolate: true,
-          fileParallelism: true,
-          // A test that takes this long is hung (see model/limits.ts); the realm's synchronous calls share the limit.
-          testTimeout: HANG_LIMIT_MS,
-          hookTimeout: HANG_LIMIT_MS,
-          teardownTimeout: 1_000,
-          reporters: [runReporter(bindings)],
-          execArgv: options.execArgv ?? [],
-          server: { deps: { external: [/\/dist\/checker\//, /\/dist\/exercises\//, /node_modules/] } },
-          passWithNoTests: true,
-          includeTaskLocation: options.taskLocations ?? true,
-          printConsoleTrace: false,
-        },
-        {
-          plugins: [bindingPlugin(bindings, { test: paths.labTest, impl: paths.labImpl, code: [join(paths.root, "node_modules"), paths.dist] })],
-          server: { watch: null },
-          logLevel: "silent",
-          cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
-        },
-        { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
+      withEnvironmentKept(() =>
+        createVitest(
+          "test",
+          {
+            config: false,
+            root: paths.root,
+            watch: false,
+            pool: labPool(spares, watchdog, options.codeOverIpc ?? false),
+            maxWorkers: options.maxWorkers ?? 1,
+            isolate: true,
+            fileParallelism: true,
+            // A test that takes this long is hung (see model/limits.ts); the realm's synchronous calls share the limit.
+            testTimeout: HANG_LIMIT_MS,
+            hookTimeout: HANG_LIMIT_MS,
+            teardownTimeout: 1_000,
+            reporters: [runReporter(bindings)],
+            execArgv: options.execArgv ?? [],
+            server: { deps: { external: [/\/dist\/checker\//, /\/dist\/exercises\//, /node_modules/] } },
+            passWithNoTests: true,
+            includeTaskLocation: options.taskLocations ?? true,
+            printConsoleTrace: false,
+          },
+          {
+            plugins: [bindingPlugin(bindings, { test: paths.labTest, impl: paths.labImpl, code: [join(paths.root, "node_modules"), paths.dist] })],
+            server: { watch: null },
+            logLevel: "silent",
+            cacheDir: join(paths.root, "node_modules/.cache/lab-vite"),
+          },
+          { stdout: sink as NodeJS.WriteStream, stderr: sink as NodeJS.WriteStream },
+        ),
       ),
-    );
+    ).catch((error: unknown) => {
+      spares.killAll();
+      throw error;
+    });
     const scratch = options.scratchDir ?? ownedTempDir("lab-run-");
     mkdirSync(scratch, { recursive: true });
     return new Runner(bindings, vitest, spares, timeoutSeconds, scratch);

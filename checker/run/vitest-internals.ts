@@ -19,6 +19,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { isatty } from "node:tty";
 
 /** The forks pool's worker entry, relative to vitest's dist folder (our pool forks it itself). */
 export const WORKER_ENTRY = "workers/forks.js";
@@ -69,4 +70,37 @@ export function vitestDist(): string {
 
 export function lazyRunChunkFiles(): string[] {
   return LAZY_RUN_CHUNKS.map((name) => join(vitestDist(), "chunks", name));
+}
+
+/** What the pool is told to fork a worker with: vitest's PoolOptions, the part our pool reads. */
+export interface WorkerOptions {
+  distPath: string;
+  execArgv: string[];
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * The options vitest's pool gives a forked worker (cli-api's resolveOptions, then
+ * resolveConditions with vite's default SSR conditions, then the configuration's execArgv and
+ * env), worked out without loading vitest, so the first worker can start while vitest loads
+ * (first-worker.ts). A wrong guess costs one process that is never used: a run only takes a
+ * worker forked with the options vitest does give.
+ */
+export function guessedWorkerOptions(configExecArgv: string[]): WorkerOptions {
+  const env = process.env;
+  return {
+    distPath: vitestDist(),
+    execArgv: [
+      ...process.execArgv.filter((arg) => /^--(cpu-prof|heap-prof|diagnostic-dir)/.test(arg)),
+      "--experimental-import-meta-resolve",
+      "--require",
+      join(vitestDist(), "../suppress-warnings.cjs"),
+      "--conditions",
+      "node",
+      "--conditions",
+      env["NODE_ENV"] === "production" ? "production" : "development",
+      ...configExecArgv,
+    ],
+    env: { ...env, TEST: "true", VITEST: "true", NODE_ENV: env["NODE_ENV"] || "test", VITEST_MODE: "RUN", FORCE_TTY: isatty(1) ? "true" : "" },
+  };
 }

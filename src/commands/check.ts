@@ -1,7 +1,8 @@
 import type { Exercise } from "../../checker/model/exercises.js";
 import type { RunResult } from "../../checker/model/result.js";
 import { isInside, realOrSame } from "../../checker/run/walls/import-wall.js";
-import { Runner, type RunnerOptions } from "../../checker/run/runner.js";
+import { forkFirstWorker } from "../../checker/run/first-worker.js";
+import type { RunnerOptions } from "../../checker/run/runner-options.js";
 import { writeLine, type Io } from "../terminal/io.js";
 import { inLearnerWords } from "../report/learner-words.js";
 import { DEFAULT_MEMORY_MB } from "../grade/options.js";
@@ -58,10 +59,16 @@ export async function checkCommand(
   const typeCheck = opts.json || !ctx.config.config.typeCheck ? null : makeTypeCheck();
   // Beside the run, at the lowest priority: a warning the verdict takes if it is there in time.
   const typeErrors = typeCheck?.check(implFile) ?? Promise.resolve(null);
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls, ...env }).catch(async (error: unknown) => {
-    await Promise.all([typeCheck?.close(), gate?.close()]);
-    throw error;
-  });
+  const options = { timeoutSeconds: ctx.config.config.timeoutSeconds, ...walls, ...env };
+  // The worker starts while vitest loads: the runner is imported only after it is forked.
+  const spares = forkFirstWorker(options);
+  const runner = await import("../../checker/run/runner.js")
+    .then(({ Runner }) => Runner.create(options, spares))
+    .catch(async (error: unknown) => {
+      spares.killAll();
+      await Promise.all([typeCheck?.close(), gate?.close()]);
+      throw error;
+    });
   try {
     const request = { exercise, implFile };
     const result = walls ? (await runner.runMany([request]))[0]! : await runner.run(request);

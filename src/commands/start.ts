@@ -1,5 +1,5 @@
 import type { Exercise } from "../../checker/model/exercises.js";
-import { Runner } from "../../checker/run/runner.js";
+import { forkFirstWorker } from "../../checker/run/first-worker.js";
 import { UserError } from "../terminal/errors.js";
 import { isInteractive, writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
@@ -75,11 +75,15 @@ async function startWith(ctx: LabContext, io: Io, first: Exercise, opts: StartOp
   if (!isInteractive(io)) return runPlain(ctx, io, exercise, progress, gate);
 
   const poll = opts.poll ?? ctx.config.config.poll;
-  const { importScreen } = await import("../screen/import-screen.js");
-  const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
   // Where each test is declared is never shown; finding it costs every run a stack walk per test.
   const env = gate ? { env: liveEnv(gate, io.env) } : {};
-  const runner = await Runner.create({ timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env });
+  const options = { timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env };
+  // The first worker starts (~300 ms) while the screen and vitest load here (see first-worker.ts).
+  const spares = forkFirstWorker(options);
+  const { importScreen } = await import("../screen/import-screen.js");
+  const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
+  const { Runner } = await import("../../checker/run/runner.js");
+  const runner = await Runner.create(options, spares);
   const typeCheck = ctx.config.config.typeCheck ? new TypeChecker() : undefined;
   const live = gate ? { live: () => liveStatus(gate) } : {};
   try {

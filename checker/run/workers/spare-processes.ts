@@ -5,11 +5,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import type { PoolOptions } from "vitest/node";
 import { hasExited, killTree } from "../stopping/kill-group.js";
 import { overMemoryLine, OutsideWatcher } from "../stopping/outside-watcher-link.js";
 import { inPidNamespace } from "../walls/pid-namespace.js";
-import { WORKER_ENTRY } from "../vitest-internals.js";
+import { WORKER_ENTRY, type WorkerOptions } from "../vitest-internals.js";
 import { openChannel } from "./channel.js";
 import { KeptProcesses } from "./kept-processes.js";
 import { BUNDLED_SDK_CONDITION } from "./sdk-bundle.js";
@@ -56,6 +55,9 @@ function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, oneFil
   return { child, namespaced: namespace !== null };
 }
 
+/** A spec as a key: the same command line and the same environment, in whatever order its variables came. */
+const specKey = (spec: SpawnSpec) => JSON.stringify({ ...spec, env: Object.fromEntries(Object.entries(spec.env).sort(([a], [b]) => (a < b ? -1 : 1))) });
+
 /** Keeps at most one ready process per spawn spec, each watched by the runner's outside watcher. */
 export class SpareProcesses {
   private readonly spares = new Map<string, ChildProcess>();
@@ -72,6 +74,10 @@ export class SpareProcesses {
   private owner: string | null = null;
   /** Processes that ran a file of `owner`, kept for its next one. */
   private readonly kept = new KeptProcesses();
+  /** The worker forked before vitest was loaded (forkAhead), until the first run takes a process. */
+  private ahead: ChildProcess | null = null;
+  /** Whether the first run took the worker forked ahead; null when none was forked. */
+  aheadTaken: boolean | null = null;
 
   /** `env`, when given, replaces the inherited environment (vitest's own variables are kept). */
   constructor(
@@ -89,11 +95,23 @@ export class SpareProcesses {
   }
 
   /** The spawn spec for a worker, with the environment replaced when the runner asked for that. */
-  specFor(options: PoolOptions): SpawnSpec {
+  specFor(options: WorkerOptions): SpawnSpec {
     const entrypoint = resolve(options.distPath, WORKER_ENTRY);
     if (!this.env) return { entrypoint, execArgv: options.execArgv, env: options.env };
     const vitestOwn = Object.fromEntries(Object.entries(options.env).filter(([k]) => /^(VITEST|TEST$|NODE_ENV$|FORCE_TTY$)/.test(k)));
     return { entrypoint, execArgv: options.execArgv, env: { ...this.env, ...vitestOwn } };
+  }
+
+  /**
+   * Forks a worker now, for the options vitest is expected to give (see guessedWorkerOptions),
+   * before vitest itself is loaded: ~200 ms of import in this process and ~300 ms of start-up
+   * in the worker's then overlap. It does not rehearse; the first run is due at once. The first
+   * run takes it only if vitest asks for exactly that spec; otherwise it is killed then.
+   */
+  forkAhead(options: WorkerOptions): void {
+    const spec = this.specFor(options);
+    this.refill(spec, false);
+    this.ahead = this.spares.get(specKey(spec)) ?? null;
   }
 
   /**
@@ -141,7 +159,8 @@ export class SpareProcesses {
     }
     // After killAll() no learner code may start, however late vitest asks for a worker.
     if (this.aborted) throw new Error(POOL_MESSAGES.aborted);
-    const key = JSON.stringify(spec);
+    const key = specKey(spec);
+    if (this.ahead) this.settleAhead(key);
     const kept = this.owner === null ? undefined : this.kept.take(key, this.owner);
     if (kept) return { child: kept, reused: true };
     const spare = this.spares.get(key);
@@ -153,6 +172,16 @@ export class SpareProcesses {
     return { child: this.fork(spec, false), reused: false };
   }
 
+  /** The first run's spec is known: the worker forked ahead is its spare, or is killed if it was forked for another. */
+  private settleAhead(key: string): void {
+    const ahead = this.ahead!;
+    this.ahead = null;
+    this.aheadTaken = this.spares.get(key) === ahead;
+    if (this.aheadTaken) return;
+    for (const [other, child] of this.spares) if (child === ahead) this.spares.delete(other);
+    killTree(ahead);
+  }
+
   /** Whether a process done with a file is kept for the owner's next one (see serve). */
   keeps(): boolean {
     return this.owner !== null && !this.closed && !this.aborted;
@@ -161,7 +190,7 @@ export class SpareProcesses {
   /** Keeps `child`, done with a file and unharmed, for the owner's next run; false when there is no owner to keep it for. */
   keep(spec: SpawnSpec, child: ChildProcess, generation: number): boolean {
     if (this.owner === null || generation !== this.generation || this.closed || this.aborted || hasExited(child)) return false;
-    this.kept.add(JSON.stringify(spec), this.owner, child);
+    this.kept.add(specKey(spec), this.owner, child);
     return true;
   }
 
@@ -170,9 +199,9 @@ export class SpareProcesses {
     return this.inNamespace.has(child);
   }
 
-  private fork(spec: SpawnSpec, spare: boolean): ChildProcess {
+  private fork(spec: SpawnSpec, rehearse: boolean): ChildProcess {
     // A process forked with no owner to keep it for runs one file (see keep).
-    const { child, namespaced } = spawnWorker(spec, this.preload, spare && this.warm, this.owner === null);
+    const { child, namespaced } = spawnWorker(spec, this.preload, rehearse && this.warm, this.owner === null);
     if (namespaced) this.inNamespace.add(child);
     // A spare that dies just before a run takes it breaks this pipe; its exit reports the death.
     child.stdin?.on("error", () => {});
@@ -186,10 +215,11 @@ export class SpareProcesses {
     return child;
   }
 
-  refill(spec: SpawnSpec): void {
-    const key = JSON.stringify(spec);
+  /** Forks a spare for `spec` unless one waits already; it rehearses if the spares are warm (see warm-up.ts) and `rehearse` allows. */
+  refill(spec: SpawnSpec, rehearse = true): void {
+    const key = specKey(spec);
     if (this.closed || this.spares.has(key)) return;
-    const child = this.fork(spec, true);
+    const child = this.fork(spec, rehearse);
     child.stdout?.resume();
     child.stderr?.resume();
     child.once("exit", () => {
