@@ -6,7 +6,7 @@
 //   LAB_IMPL=<file> npx vitest run --config bench/cold-vitest.config.ts <hidden test>
 // and, for reference, the same without npx (node_modules/vitest/vitest.mjs) on a sample.
 // Ends with a projection to issue 13's class of 30 learners × 10 exercises, scaled by pairs.
-// Run with `npm run bench:grade` (it builds first). Options: LEARNERS=30 NAIVE=all|N SAMPLE=15.
+// Run with `npm run bench:grade` (it builds first). Options: LEARNERS=30 NAIVE=all|N SAMPLE=15 JOBS=<cores>.
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -54,7 +54,7 @@ const io = { stdout: silent(), stderr: silent(), stdin: new PassThrough(), env: 
 async function timeGrade() {
   const out = join(work, "grade.json");
   const started = performance.now();
-  const flags = { jobs: String(availableParallelism()), timeout: "20", format: "json", out };
+  const flags = { jobs: process.env.JOBS ?? String(availableParallelism()), timeout: "20", format: "json", out };
   const code = await gradeCommand(classDir, flags, io, paths, { on() {}, off() {} });
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`lab grade exited with ${code}`);
