@@ -40,7 +40,7 @@ export class Offloader {
       `--- first ${HEAD} lines ---`,
       ...lines.slice(0, HEAD),
       ...tail,
-      `Use read_artifact(path='${path}', offset=N, limit=M) for the rest.`,
+      `For lines not shown, call read_artifact(path='${path}', offset=<first line>, limit=<line count>).`,
     ].join("\n");
   }
 
