@@ -1,7 +1,7 @@
 /**
  * Exercise 3: the token budget. A running ledger charged after every model call, with
- * a soft signal the model can see (a wrap-up note, once, from 80 %) and a hard stop it
- * cannot argue with (BudgetExceeded, from 100 %).
+ * a soft signal the model can see (a wrap-up note, once, from 80 %) and a hard stop no
+ * reply can talk its way past (BudgetExceeded, from 100 %).
  */
 
 /** The SDK's usage object, as much of it as pricing needs. */

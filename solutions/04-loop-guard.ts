@@ -30,16 +30,16 @@ export class LoopGuard {
     this.steps += 1;
     if (this.steps > this.limits.maxSteps) {
       this.halted = true;
-      return `Step cap of ${this.limits.maxSteps} reached. Stop here and report what you found and what is still missing.`;
+      return `Step cap of ${this.limits.maxSteps} reached: the run ends here. Say what you found and what is left undone.`;
     }
 
     const calls = bump(this.calls, fingerprint([tool, args]));
     if (calls > this.limits.repeat) {
-      return this.trip(`You have called ${tool} with identical arguments ${calls} times; it will not answer differently. Change approach or report what blocks you.`);
+      return this.trip(`${tool} has had identical arguments ${calls} times and will not answer any differently. Take another route, or say what stands in the way.`);
     }
 
     if (bump(this.states, fingerprint(state)) > this.limits.cycle) {
-      return this.trip("The system state is the same as several steps ago: you appear to be cycling. Stop and summarise what you have tried.");
+      return this.trip("Several steps on, the system is back in a state it was already in: you are cycling. Stop, and list what you have tried so far.");
     }
 
     if (typeof progress === "number") {
@@ -47,7 +47,7 @@ export class LoopGuard {
         this.best = progress;
         this.sinceBest = 0;
       } else if (++this.sinceBest > this.limits.stall) {
-        return this.trip(`No measurable progress in ${this.sinceBest} steps (the metric is stuck at ${this.best}). Try a different strategy or report the blocker.`);
+        return this.trip(`No measurable progress in ${this.sinceBest} steps (the best value is still ${this.best}). Switch strategy, or say what is holding you up.`);
       }
     }
     return null;

@@ -40,7 +40,7 @@ export class Offloader {
       `--- first ${HEAD} lines ---`,
       ...lines.slice(0, HEAD),
       ...tail,
-      `Use read_artifact(path='${path}', offset=N, limit=M) for the rest.`,
+      `For lines not shown, call read_artifact(path='${path}', offset=<first line>, limit=<line count>).`,
     ].join("\n");
   }
 
@@ -82,8 +82,8 @@ export class Offloader {
 export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
   name: "read_artifact",
   description:
-    "Read a slice of a tool output that was saved to a file. Use it when a result says [offloaded] " +
-    "and the preview is not enough. Prefer a narrow offset/limit window.",
+    "Fetch lines from a tool result that was set aside in a file, when an [offloaded] pointer " +
+    "shows too little of it. Keep the window narrow: a small offset/limit range.",
   input_schema: {
     type: "object",
     properties: {

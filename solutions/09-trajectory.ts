@@ -29,13 +29,13 @@ export class Trajectory {
   }
 
   neverCalled(name: string): this {
-    if (this.names().includes(name)) this.violations.push(`SAFETY: called forbidden tool ${name}`);
+    if (this.names().includes(name)) this.violations.push(`SAFETY: forbidden tool ${name} was called`);
     return this;
   }
 
   calledAtMost(name: string, n: number): this {
     const count = this.names().filter((tool) => tool === name).length;
-    if (count > n) this.violations.push(`EFFICIENCY: ${name} called ${count}x (max ${n})`);
+    if (count > n) this.violations.push(`EFFICIENCY: ${name} ran ${count} times (limit ${n})`);
     return this;
   }
 
@@ -43,13 +43,13 @@ export class Trajectory {
     const names = this.names();
     const at = names.indexOf(second);
     // No call of `second` at all is not an ordering problem.
-    if (at >= 0 && !names.slice(0, at).includes(first)) this.violations.push(`ORDER: ${second} ran without ${first}`);
+    if (at >= 0 && !names.slice(0, at).includes(first)) this.violations.push(`ORDER: ${second} came before any ${first}`);
     return this;
   }
 
   maxTotalCalls(n: number): this {
     const count = this.trace.steps.length;
-    if (count > n) this.violations.push(`EFFICIENCY: ${count} calls (max ${n})`);
+    if (count > n) this.violations.push(`EFFICIENCY: ${count} tool calls (limit ${n})`);
     return this;
   }
 
@@ -57,7 +57,7 @@ export class Trajectory {
     const sizes = new Map<number, number>();
     for (const step of this.trace.steps) sizes.set(step.batch ?? 0, (sizes.get(step.batch ?? 0) ?? 0) + 1);
     const largest = Math.max(0, ...sizes.values());
-    if (largest < n) this.violations.push(`PARALLELISM: largest batch was ${largest}, want ${n}`);
+    if (largest < n) this.violations.push(`PARALLELISM: biggest batch ${largest}, expected ${n}`);
     return this;
   }
 
@@ -70,7 +70,7 @@ export class Trajectory {
     // search() ignores the g flag and lastIndex, so every step is tested from its start.
     const rx = typeof pattern === "string" ? new RegExp(pattern) : pattern;
     for (const step of this.trace.steps) {
-      if (JSON.stringify(step.args).search(rx) >= 0) this.violations.push(`SAFETY: ${label} in args to ${step.tool}`);
+      if (JSON.stringify(step.args).search(rx) >= 0) this.violations.push(`SAFETY: ${label} found in the arguments of ${step.tool}`);
     }
     return this;
   }

@@ -20,7 +20,7 @@ interface Kit {
 }
 
 export default async function demo(lab: Impl, kit: Kit): Promise<unknown> {
-  const rows = Array.from({ length: 600 }, (_, i) => `${String(i + 1).padStart(3)}. docs/api-keys.md#rotate :: rotate from Settings > API keys; the old key stays valid for 24 hours.`);
+  const rows = Array.from({ length: 600 }, (_, i) => `${String(i + 1).padStart(3)}. docs/api-keys.md#rotate :: Settings > API keys > Rotate: the earlier key works for 24 more hours.`);
   const payload = kit.goal ? `${kit.goal}\n${rows.join("\n")}` : rows.join("\n");
   const offloader = new lab.Offloader({ root: kit.workDir });
   const pointer = offloader.wrap("search_docs", payload);

@@ -22,7 +22,7 @@ function searchDump(): string {
   const rows: string[] = [];
   let size = 0;
   for (let i = 1; size < 38_000; i++) {
-    const row = `${String(i).padStart(3)}. [docs/api-keys.md#rotate] 0.${70 + (i % 10)} :: rotate from Settings > API keys; the old key stays valid for 24 hours.`;
+    const row = `${String(i).padStart(3)}. [docs/api-keys.md#rotate] 0.${70 + (i % 10)} :: Settings > API keys > Rotate: the earlier key works for 24 more hours.`;
     rows.push(row);
     size += row.length + 1;
   }
@@ -247,7 +247,7 @@ describe("08 offloading", () => {
         rank: i + 1,
         doc: `docs/security/api-keys-${page}-${i}.md#rotate`,
         score: Number((0.95 - i / 100).toFixed(2)),
-        snippet: `Rotate from Settings > API keys; the old key stays valid for 24 hours (section ${i}).`,
+        snippet: `Settings > API keys > Rotate: the earlier key works for 24 more hours (section ${i}).`,
       })),
     });
     const tools: Anthropic.Tool[] = [

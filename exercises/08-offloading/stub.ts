@@ -26,8 +26,8 @@ export class Offloader {
 
   /**
    * Small results (threshold characters or fewer) come back unchanged. Bigger ones are
-   * written to root/<toolName>-<8 hex>.txt and replaced by a pointer naming the size, the
-   * path, the first HEAD lines and (past HEAD + TAIL lines) the last TAIL lines.
+   * written to root/<toolName>-<8 hex>.txt and replaced by a pointer that gives their size and
+   * path, shows HEAD lines from the top and (past HEAD + TAIL lines) TAIL from the bottom.
    */
   wrap(toolName: string, payload: unknown): string {
     throw new Error("not implemented");

@@ -29,34 +29,34 @@ describe("09 trajectory", () => {
     const only = (t: Trace, check: (j: Trajectory) => Trajectory) => check(new Trajectory(t)).result().violations;
 
     expect(only(trace(step("list"), step("delete_record"), step("delete_record")), (j) => j.neverCalled("delete_record"))).toEqual([
-      "SAFETY: called forbidden tool delete_record",
+      "SAFETY: forbidden tool delete_record was called",
     ]);
     expect(only(trace(step("get_order"), step("get_order"), step("get_order")), (j) => j.calledAtMost("get_order", 2))).toEqual([
-      "EFFICIENCY: get_order called 3x (max 2)",
+      "EFFICIENCY: get_order ran 3 times (limit 2)",
     ]);
     expect(only(trace(step("get_order"), step("issue_refund")), (j) => j.calledBefore("authorize", "issue_refund"))).toEqual([
-      "ORDER: issue_refund ran without authorize",
+      "ORDER: issue_refund came before any authorize",
     ]);
     expect(only(trace(step("a"), step("b"), step("c"), step("d"), step("e")), (j) => j.maxTotalCalls(4))).toEqual([
-      "EFFICIENCY: 5 calls (max 4)",
+      "EFFICIENCY: 5 tool calls (limit 4)",
     ]);
     expect(only(trace(step("get_weather", { city: "Paris" }, 0)), (j) => j.parallelBatchAtLeast(2))).toEqual([
-      "PARALLELISM: largest batch was 1, want 2",
+      "PARALLELISM: biggest batch 1, expected 2",
     ]);
     expect(only(trace(), (j) => j.parallelBatchAtLeast(1)), "an empty trace has a largest batch of 0").toEqual([
-      "PARALLELISM: largest batch was 0, want 1",
+      "PARALLELISM: biggest batch 0, expected 1",
     ]);
     expect(
       only(trace(step("drop_table", { name: "orders" }), step("get_order"), step("send_email")), (j) =>
         j.neverCalledAll(["send_email", "delete_record", "drop_table"]),
       ),
       "one SAFETY message per forbidden tool that ran, in the order named",
-    ).toEqual(["SAFETY: called forbidden tool send_email", "SAFETY: called forbidden tool drop_table"]);
+    ).toEqual(["SAFETY: forbidden tool send_email was called", "SAFETY: forbidden tool drop_table was called"]);
     expect(
       only(trace(step("lookup", { q: "refund" }), step("charge_card", { card: "4111111111111111", cents: 2000 })), (j) =>
         j.noPatternInArgs("\\b\\d{16}\\b", "card number"),
       ),
-    ).toEqual(["SAFETY: card number in args to charge_card"]);
+    ).toEqual(["SAFETY: card number found in the arguments of charge_card"]);
   });
 
   test("a clean six-step run checked at its exact bounds yields no violations (max-calls-off-by-one bug)", () => {
@@ -95,7 +95,7 @@ describe("09 trajectory", () => {
       .calledBefore("authorize", "issue_refund")
       .result();
 
-    expect(late.violations, "the first refund went out before authorize ran").toEqual(["ORDER: issue_refund ran without authorize"]);
+    expect(late.violations, "the first refund went out before authorize ran").toEqual(["ORDER: issue_refund came before any authorize"]);
   });
 
   test("three calls in three separate batches trip parallelBatchAtLeast(3): the split-results regression (counts-batches bug)", () => {
@@ -110,7 +110,7 @@ describe("09 trajectory", () => {
       step("get_weather", { city: "Lima" }, 0),
     );
 
-    expect(new Trajectory(split).parallelBatchAtLeast(3).violations).toEqual(["PARALLELISM: largest batch was 1, want 3"]);
+    expect(new Trajectory(split).parallelBatchAtLeast(3).violations).toEqual(["PARALLELISM: biggest batch 1, expected 3"]);
     expect(new Trajectory(together).parallelBatchAtLeast(3).violations).toEqual([]);
   });
 
@@ -127,9 +127,9 @@ describe("09 trajectory", () => {
     }, "violations are collected, never thrown").not.toThrow();
 
     expect(verdict!.violations).toEqual([
-      "SAFETY: called forbidden tool send_email",
-      "EFFICIENCY: get_order called 3x (max 1)",
-      "EFFICIENCY: 5 calls (max 3)",
+      "SAFETY: forbidden tool send_email was called",
+      "EFFICIENCY: get_order ran 3 times (limit 1)",
+      "EFFICIENCY: 5 tool calls (limit 3)",
     ]);
     expect(verdict!.passed).toBe(false);
     expect(verdict!.safetyOk).toBe(false);
@@ -141,7 +141,7 @@ describe("09 trajectory", () => {
     expect(slow.safetyOk, "two EFFICIENCY findings are not a safety breach").toBe(true);
 
     const unordered = new Trajectory(trace(step("issue_refund"))).calledBefore("authorize", "issue_refund").result();
-    expect(unordered).toEqual({ passed: false, safetyOk: true, violations: ["ORDER: issue_refund ran without authorize"] });
+    expect(unordered).toEqual({ passed: false, safetyOk: true, violations: ["ORDER: issue_refund came before any authorize"] });
 
     const leaked = new Trajectory(trace(step("note", { text: "card 4111111111111111" }))).noPatternInArgs(CARD, "card number").result();
     expect(leaked.passed).toBe(false);
@@ -159,12 +159,12 @@ describe("09 trajectory", () => {
     const found = new Trajectory(steps).noPatternInArgs(/\b\d{16}\b/g, "card number").violations;
 
     expect(found, "one message per matching step, none skipped").toEqual([
-      "SAFETY: card number in args to save_note",
-      "SAFETY: card number in args to charge_card",
-      "SAFETY: card number in args to refund_card",
+      "SAFETY: card number found in the arguments of save_note",
+      "SAFETY: card number found in the arguments of charge_card",
+      "SAFETY: card number found in the arguments of refund_card",
     ]);
     // The whole JSON of the args is searched, from its first character: a string pattern anchored there matches.
     const anchored = new Trajectory(trace(step("run_shell", { cmd: "rm -rf /tmp/cache" }))).noPatternInArgs('^\\{"cmd"', "a raw shell command").violations;
-    expect(anchored).toEqual(["SAFETY: a raw shell command in args to run_shell"]);
+    expect(anchored).toEqual(["SAFETY: a raw shell command found in the arguments of run_shell"]);
   });
 });

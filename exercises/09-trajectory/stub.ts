@@ -30,27 +30,27 @@ export class Trajectory {
     this.trace = trace;
   }
 
-  /** "SAFETY: called forbidden tool NAME", once, if NAME ran at all. */
+  /** "SAFETY: forbidden tool NAME was called", once, if NAME ran at all. */
   neverCalled(name: string): this {
     throw new Error("not implemented");
   }
 
-  /** "EFFICIENCY: NAME called Cx (max N)" when NAME ran C > N times. */
+  /** "EFFICIENCY: NAME ran C times (limit N)" when NAME ran C > N times. */
   calledAtMost(name: string, n: number): this {
     throw new Error("not implemented");
   }
 
-  /** "ORDER: SECOND ran without FIRST" when SECOND ran and FIRST did not run before its first call. Silent if SECOND never ran. */
+  /** "ORDER: SECOND came before any FIRST" when SECOND ran and FIRST did not run before its first call. Silent if SECOND never ran. */
   calledBefore(first: string, second: string): this {
     throw new Error("not implemented");
   }
 
-  /** "EFFICIENCY: C calls (max N)" when the trace has C > N steps. */
+  /** "EFFICIENCY: C tool calls (limit N)" when the trace has C > N steps. */
   maxTotalCalls(n: number): this {
     throw new Error("not implemented");
   }
 
-  /** "PARALLELISM: largest batch was L, want N" when the biggest batch has L < N steps. */
+  /** "PARALLELISM: biggest batch L, expected N" when the biggest batch has L < N steps. */
   parallelBatchAtLeast(n: number): this {
     throw new Error("not implemented");
   }
@@ -60,7 +60,7 @@ export class Trajectory {
     throw new Error("not implemented");
   }
 
-  /** "SAFETY: LABEL in args to TOOL" for each step whose JSON.stringify(args) matches. */
+  /** "SAFETY: LABEL found in the arguments of TOOL" for each step whose JSON.stringify(args) matches. */
   noPatternInArgs(pattern: string | RegExp, label: string): this {
     throw new Error("not implemented");
   }

@@ -185,8 +185,8 @@ describe.concurrent("the stop reason decides", () => {
   });
 
   test("goalPredicate: every Claim line needs a [src: citation, and empty text is not done (trusts-end-turn bug)", async () => {
-    expect(goalPredicate("Claim 1: it shipped [src:/tmp/a.txt]")).toBe(true);
-    expect(goalPredicate("Claim 1: it shipped [src:/tmp/a.txt]\nClaim 2: today")).toBe(false);
+    expect(goalPredicate("Claim 1: the parcel left on Monday [src:/tmp/notes.txt]")).toBe(true);
+    expect(goalPredicate("Claim 1: the parcel left on Monday [src:/tmp/notes.txt]\nClaim 2: it arrives Friday")).toBe(false);
     expect(goalPredicate("   ")).toBe(false);
     expect(goalPredicate("No claims here, just a greeting.")).toBe(true);
     const t = await setup("acme-triage");

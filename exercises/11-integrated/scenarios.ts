@@ -53,7 +53,7 @@ function answer(ctx: ScenarioContext, cited: boolean): string {
   const src = `[src:${source(ctx)}]`;
   return [
     `Claim 1: You rotate a key from Settings > API keys, with the Rotate button next to the key ${src}`,
-    `Claim 2: The old key stays valid for 24 hours after the rotation, then stops working${cited ? ` ${src}` : "."}`,
+    `Claim 2: The earlier key still works for 24 hours past the rotation, then is refused${cited ? ` ${src}` : "."}`,
     "",
     "How to do it without an outage:",
     "1. Open Settings > API keys and pick the key you want to replace. Your account has three active keys, so check its name and last-used date first.",

@@ -1,8 +1,8 @@
 /**
  * Tier 3: the loop written straight against @anthropic-ai/sdk, every guard in sight.
  *
- * Read the four stop_reason checks first. They are the ways a turn can end, in the
- * order that matters: the two that can look like an answer but are not (max_tokens,
+ * Read the four stop_reason checks first. Each is one way a turn can finish, and their
+ * order matters: the two that can look like an answer but are not (max_tokens,
  * refusal) come before the one that really is an answer, and only "tool_use" keeps the
  * loop going.
  */

@@ -59,7 +59,7 @@ export class Budget {
     }
     if (s === "warn" && !this.warned) {
       this.warned = true;
-      return "You have used 80% of the budget. Finish the current step and give your final answer now.";
+      return "80% of the budget is spent. Finish the current step and give your final answer now.";
     }
     return null;
   }

@@ -1,9 +1,9 @@
 /**
  * Tier 3: the token budget in TypeScript, with the SDK's usage object as input.
  *
- * Three members do the work: `charge` does the arithmetic after every call, `state`
- * turns the running total into one of three words, and `guard` is what the loop asks
- * once per turn to find out what to do about it.
+ * Three members do the work: `charge` prices each call and adds it to the total,
+ * `state` reads that total as ok, warn or stop, and `guard` is the loop's question
+ * once a turn: carry on, wrap up, or halt?
  *
  * In the loop:
  *

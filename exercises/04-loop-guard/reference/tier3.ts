@@ -45,18 +45,18 @@ export class LoopGuard {
     if (this.steps > this.maxSteps) {
       // A signal, not an exception: the caller turns it into a partial report.
       this.halted = true;
-      return `Step cap of ${this.maxSteps} reached. Halting: report what you have and what is still missing.`;
+      return `Step cap of ${this.maxSteps} reached, so the run stops: say what you have and what is left to do.`;
     }
 
     // Shape A. "> repeat", not ">=": with repeat = 3 the third identical call is fine.
     const calls = count(this.seenCalls, digest([tool, args]));
     if (calls > this.repeat) {
-      return this.nudge(`You have called ${tool} with identical arguments ${calls} times, and it will not answer differently. Change approach or say what blocks you.`);
+      return this.nudge(`${tool} was called ${calls} times with identical arguments and keeps giving the same answer. Try another way, or say what stops you.`);
     }
 
     // Shape B: calls may take turns, but the world keeps coming back to the same state.
     if (count(this.seenStates, digest(state)) > this.cycle) {
-      return this.nudge("Nothing has changed for several steps: you appear to be cycling. Stop and summarise what you have tried.");
+      return this.nudge("For several steps nothing has changed: you are cycling. Stop, and sum up the attempts so far.");
     }
 
     // Shape C: measured from the best value, so only a real improvement restarts it.
@@ -68,7 +68,7 @@ export class LoopGuard {
       } else {
         this.flatSteps += 1;
         if (this.flatSteps > this.stall) {
-          return this.nudge(`No measurable progress in ${this.flatSteps} steps: the metric has not beaten ${this.best}. Try another strategy or report the blocker.`);
+          return this.nudge(`No measurable progress in ${this.flatSteps} steps: the metric has not beaten ${this.best}. Change tack, or name what is in the way.`);
         }
       }
     }

@@ -61,7 +61,7 @@ export interface GuardedOutcome {
   ended: "answer" | "partial" | "fuse";
   /** The model's answer, or the guard's sentence that ended the run. */
   text: string;
-  /** Every sentence of the guard that went back to the model as a tool result. */
+  /** Every sentence of the guard that the model got back in a tool_result. */
   nudges: string[];
 }
 

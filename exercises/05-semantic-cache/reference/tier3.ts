@@ -59,7 +59,7 @@ export class SemanticCache {
   private readonly ttl: number;
   private readonly now: () => number;
 
-  // 0.98, not 0.95: the worst false pair in the chapter (March/May) scores 0.97, so a
+  // 0.98 rather than 0.95: the chapter's worst false pair (March/May) scores 0.97, so a
   // 0.95 default would hand out that exact wrong answer.
   constructor({ embed, threshold = 0.98, ttl = 3600, now = () => Date.now() / 1000 }: SemanticCacheOptions) {
     this.embed = embed;

@@ -114,7 +114,7 @@ export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
     type: "object",
     properties: {
       path: { type: "string" },
-      offset: { type: "integer", minimum: 0, description: "first line, 0-based" },
+      offset: { type: "integer", minimum: 0, description: "index of the first line, from 0" },
       limit: { type: "integer", minimum: 1, maximum: 500, description: "number of lines, at most 500" },
     },
     required: ["path"],

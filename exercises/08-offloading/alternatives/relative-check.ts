@@ -73,7 +73,7 @@ export class Offloader {
 export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
   name: "read_artifact",
   description:
-    "Read a slice of a tool result that was offloaded to a file. Use it when a tool result " +
+    "Reads part of a tool result that was offloaded to a file. Use it when a tool result " +
     "starts with [offloaded]: pass the path from that pointer. Prefer a narrow window " +
     "(a small limit around the lines you need) over reading the whole file.",
   input_schema: {

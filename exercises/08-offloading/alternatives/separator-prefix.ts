@@ -85,7 +85,7 @@ export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
   input_schema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "path from the [offloaded] pointer" },
+      path: { type: "string", description: "the path the [offloaded] pointer names" },
       offset: { type: "integer", description: "first line to return (0-based)" },
       limit: { type: "integer", description: "lines to return, at most 500" },
     },

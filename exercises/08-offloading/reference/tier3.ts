@@ -37,14 +37,14 @@ export class Offloader {
   wrap(toolName: string, payload: unknown): string {
     // Indented JSON: one field per line, so the preview is a few fields, not the whole object.
     const text = typeof payload === "string" ? payload : JSON.stringify(payload, null, 2);
-    // Small results pass untouched: offloading is not a tax on every call.
+    // Small results go through as they are: only the big ones cost a file.
     if (text.length <= this.threshold) return text;
 
     const path = join(this.root, `${toolName}-${randomBytes(4).toString("hex")}.txt`);
     writeFileSync(path, text);
     this.savedChars += text.length;
 
-    // Size, path, head and tail: usually enough for the model to decide it needs no more.
+    // Size, path, head and tail: most of the time the model can stop there.
     const lines = text.split("\n");
     // At HEAD + TAIL lines or fewer a tail would repeat the head or just meet it.
     const tail = lines.length > HEAD + TAIL ? [`--- last ${TAIL} lines ---`, ...lines.slice(-TAIL)] : [];
@@ -53,7 +53,7 @@ export class Offloader {
       `--- first ${HEAD} lines ---`,
       ...lines.slice(0, HEAD),
       ...tail,
-      `Use read_artifact(path='${path}', offset=N, limit=M) for the rest.`,
+      `For lines not shown, call read_artifact(path='${path}', offset=<first line>, limit=<line count>).`,
     ].join("\n");
   }
 
@@ -102,8 +102,8 @@ export class Offloader {
 export const READ_ARTIFACT_TOOL: Anthropic.Tool = {
   name: "read_artifact",
   description:
-    "Read a slice of a tool output that was saved to a file. Use it when a result says [offloaded] " +
-    "and the preview is not enough. Prefer a narrow offset/limit window.",
+    "Fetch lines from a tool result that was set aside in a file, when an [offloaded] pointer " +
+    "shows too little of it. Keep the window narrow: a small offset/limit range.",
   input_schema: {
     type: "object",
     properties: {

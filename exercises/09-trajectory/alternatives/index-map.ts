@@ -49,12 +49,12 @@ export class Trajectory {
   }
 
   neverCalled(name: string): this {
-    return this.at(name).length > 0 ? this.add(`SAFETY: called forbidden tool ${name}`) : this;
+    return this.at(name).length > 0 ? this.add(`SAFETY: forbidden tool ${name} was called`) : this;
   }
 
   calledAtMost(name: string, n: number): this {
     const c = this.at(name).length;
-    return c > n ? this.add(`EFFICIENCY: ${name} called ${c}x (max ${n})`) : this;
+    return c > n ? this.add(`EFFICIENCY: ${name} ran ${c} times (limit ${n})`) : this;
   }
 
   calledBefore(first: string, second: string): this {
@@ -62,17 +62,17 @@ export class Trajectory {
     if (secondAt.length === 0) return this;
     const firstAt = this.at(first);
     const ok = firstAt.length > 0 && firstAt[0] < secondAt[0];
-    return ok ? this : this.add(`ORDER: ${second} ran without ${first}`);
+    return ok ? this : this.add(`ORDER: ${second} came before any ${first}`);
   }
 
   maxTotalCalls(n: number): this {
     const c = this.trace?.steps?.length ?? 0;
-    return c > n ? this.add(`EFFICIENCY: ${c} calls (max ${n})`) : this;
+    return c > n ? this.add(`EFFICIENCY: ${c} tool calls (limit ${n})`) : this;
   }
 
   parallelBatchAtLeast(n: number): this {
     const largest = this.batchSizes.reduce((m, x) => (x > m ? x : m), 0);
-    return largest < n ? this.add(`PARALLELISM: largest batch was ${largest}, want ${n}`) : this;
+    return largest < n ? this.add(`PARALLELISM: biggest batch ${largest}, expected ${n}`) : this;
   }
 
   neverCalledAll(names: string[]): this {
@@ -94,7 +94,7 @@ export class Trajectory {
       } catch {
         continue;
       }
-      if (json.search(re) !== -1) this.add(`SAFETY: ${label} in args to ${step.tool}`);
+      if (json.search(re) !== -1) this.add(`SAFETY: ${label} found in the arguments of ${step.tool}`);
     }
     return this;
   }

@@ -48,27 +48,27 @@ export class Trajectory {
   }
 
   neverCalled(name: string): this {
-    if (this.names.includes(name)) this.violations.push(`SAFETY: called forbidden tool ${name}`);
+    if (this.names.includes(name)) this.violations.push(`SAFETY: forbidden tool ${name} was called`);
     return this;
   }
 
   calledAtMost(name: string, n: number): this {
     const c = this.count(name);
-    if (c > n) this.violations.push(`EFFICIENCY: ${name} called ${c}x (max ${n})`);
+    if (c > n) this.violations.push(`EFFICIENCY: ${name} ran ${c} times (limit ${n})`);
     return this;
   }
 
   calledBefore(first: string, second: string): this {
     const at = this.names.indexOf(second);
     if (at >= 0 && !this.names.slice(0, at).includes(first)) {
-      this.violations.push(`ORDER: ${second} ran without ${first}`);
+      this.violations.push(`ORDER: ${second} came before any ${first}`);
     }
     return this;
   }
 
   maxTotalCalls(n: number): this {
     const c = this.names.length;
-    if (c > n) this.violations.push(`EFFICIENCY: ${c} calls (max ${n})`);
+    if (c > n) this.violations.push(`EFFICIENCY: ${c} tool calls (limit ${n})`);
     return this;
   }
 
@@ -79,7 +79,7 @@ export class Trajectory {
       sizes.set(b, (sizes.get(b) ?? 0) + 1);
     }
     const largest = Math.max(0, ...sizes.values());
-    if (largest < n) this.violations.push(`PARALLELISM: largest batch was ${largest}, want ${n}`);
+    if (largest < n) this.violations.push(`PARALLELISM: biggest batch ${largest}, expected ${n}`);
     return this;
   }
 
@@ -97,7 +97,7 @@ export class Trajectory {
       } catch {
         continue;
       }
-      if (matches(text)) this.violations.push(`SAFETY: ${label} in args to ${step.tool}`);
+      if (matches(text)) this.violations.push(`SAFETY: ${label} found in the arguments of ${step.tool}`);
     }
     return this;
   }

@@ -35,7 +35,7 @@ export class Trajectory {
   neverCalled(name: string): this {
     for (const step of this.steps) {
       if (step.tool === name) {
-        this.violations.push("SAFETY: called forbidden tool " + name);
+        this.violations.push("SAFETY: forbidden tool " + name + " was called");
         break;
       }
     }
@@ -45,7 +45,7 @@ export class Trajectory {
   calledAtMost(name: string, n: number): this {
     let c = 0;
     for (const step of this.steps) if (step.tool === name) c++;
-    if (c > n) this.violations.push("EFFICIENCY: " + name + " called " + c + "x (max " + n + ")");
+    if (c > n) this.violations.push("EFFICIENCY: " + name + " ran " + c + " times (limit " + n + ")");
     return this;
   }
 
@@ -53,7 +53,7 @@ export class Trajectory {
     let firstSeen = false;
     for (const step of this.steps) {
       if (step.tool === second) {
-        if (!firstSeen) this.violations.push("ORDER: " + second + " ran without " + first);
+        if (!firstSeen) this.violations.push("ORDER: " + second + " came before any " + first);
         break;
       }
       if (step.tool === first) firstSeen = true;
@@ -63,7 +63,7 @@ export class Trajectory {
 
   maxTotalCalls(n: number): this {
     const c = this.steps.length;
-    if (!(c <= n)) this.violations.push("EFFICIENCY: " + c + " calls (max " + n + ")");
+    if (!(c <= n)) this.violations.push("EFFICIENCY: " + c + " tool calls (limit " + n + ")");
     return this;
   }
 
@@ -75,7 +75,7 @@ export class Trajectory {
       sizes[key] = (sizes[key] ?? 0) + 1;
       if (sizes[key] > largest) largest = sizes[key];
     }
-    if (largest < n) this.violations.push("PARALLELISM: largest batch was " + largest + ", want " + n);
+    if (largest < n) this.violations.push("PARALLELISM: biggest batch " + largest + ", expected " + n);
     return this;
   }
 
@@ -106,7 +106,7 @@ export class Trajectory {
       } else {
         hit = json.includes(pattern as string);
       }
-      if (hit) this.violations.push("SAFETY: " + label + " in args to " + step.tool);
+      if (hit) this.violations.push("SAFETY: " + label + " found in the arguments of " + step.tool);
     }
     return this;
   }

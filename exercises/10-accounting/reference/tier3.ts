@@ -5,10 +5,10 @@
  * TypeScript has no `@decorator` for plain functions, so "decorating" a call site means
  * building it through `accounted`:
  *
- *   const plan = accounted("planner", "claude-opus-5", (goal: string) =>
- *     client.messages.create({ model: "claude-opus-5", max_tokens: 2048, messages: [{ role: "user", content: goal }] }));
+ *   const summarise = accounted("summariser", "claude-haiku-4-5", (text: string) =>
+ *     client.messages.create({ model: "claude-haiku-4-5", max_tokens: 512, messages: [{ role: "user", content: `Summarise:\n${text}` }] }));
  *
- * Every call of `plan` is then timed and written to the ledger under "planner".
+ * Every call of `summarise` is then timed and written to the ledger under "summariser".
  */
 import Anthropic from "@anthropic-ai/sdk";
 
@@ -53,15 +53,18 @@ export class Ledger {
     const p = Object.hasOwn(PRICE, model) ? PRICE[model] : undefined;
     // Pricing an unknown model at $0 would make a typo free in every report.
     if (p === undefined) throw new Error(`unknown model ${model}: no price to record it at`);
-    const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-    const cacheRead = usage.cache_read_input_tokens ?? 0;
+    const tokens = {
+      in: usage.input_tokens,
+      out: usage.output_tokens,
+      cacheWrite: usage.cache_creation_input_tokens ?? 0,
+      cacheRead: usage.cache_read_input_tokens ?? 0,
+    };
     this.rows.push({
-      label, model, ms,
-      in: usage.input_tokens, out: usage.output_tokens, cacheWrite, cacheRead,
-      usdIn: usage.input_tokens * p.in,
-      usdOut: usage.output_tokens * p.out,
-      usdWrite: cacheWrite * p.in * WRITE,
-      usdRead: cacheRead * p.in * READ,
+      label, model, ms, ...tokens,
+      usdIn: tokens.in * p.in,
+      usdOut: tokens.out * p.out,
+      usdWrite: tokens.cacheWrite * p.in * WRITE,
+      usdRead: tokens.cacheRead * p.in * READ,
     });
   }
 

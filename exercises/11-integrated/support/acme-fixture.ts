@@ -8,14 +8,14 @@ export function searchDump(): string {
   const rows: string[] = [];
   for (let i = 1; rows.reduce((n, r) => n + r.length + 1, 0) < 38_000; i++) {
     rows.push(
-      `${String(i).padStart(3)}. [docs/api-keys.md#rotate] 0.${70 + (i % 10)} :: rotate from Settings > API keys; ` + "the old key stays valid for 24 hours.",
+      `${String(i).padStart(3)}. [docs/api-keys.md#rotate] 0.${70 + (i % 10)} :: Settings > API keys > Rotate: ` + "the earlier key works for 24 more hours.",
     );
   }
   return rows.join("\n");
 }
 
 export const SUPPORT_DOCS: Record<string, string> = {
-  "docs/api-keys.md": "Rotate a key from Settings > API keys > Rotate. The old key stays valid for 24 hours, then stops working.",
+  "docs/api-keys.md": "Rotate a key from Settings > API keys > Rotate. The earlier key works for 24 more hours, then is refused.",
   "docs/billing.md": "Invoices are issued on the 1st. A refund needs the order id and the account owner's confirmation.",
 };
 
