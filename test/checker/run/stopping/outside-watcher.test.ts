@@ -1,14 +1,23 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { expect, test } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { labPaths } from "../../../../checker/paths.js";
 import { OutsideWatcher, type GuardReport } from "../../../../checker/run/stopping/outside-watcher-link.js";
 import { alive } from "../../../support/processes.js";
 import { until } from "../../../support/until.js";
 
+const started: ChildProcess[] = [];
+
 /** A stand-in worker: an idle Node process in its own process group, as the pool forks them. */
 function idleProcess(): ChildProcess {
-  return spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore", detached: true });
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore", detached: true });
+  started.push(child);
+  return child;
 }
+
+// A test that fails before the guard kills its stand-in leaves no idle process behind.
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
 
 const exited = (child: ChildProcess) => new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
 
