@@ -1,5 +1,7 @@
 import type { Exercise } from "../../checker/model/exercises.js";
 import { forkFirstWorker } from "../../checker/run/first-worker.js";
+import type { RunnerOptions } from "../../checker/run/runner-options.js";
+import type { SpareProcesses } from "../../checker/run/workers/spare-processes.js";
 import { UserError } from "../terminal/errors.js";
 import { isInteractive, writeLine, type Io } from "../terminal/io.js";
 import { ProgressStore } from "../progress/progress-store.js";
@@ -56,6 +58,14 @@ async function runPlain(ctx: LabContext, io: Io, exercise: Exercise, progress: P
   return result.status === "passed" ? 0 : 1;
 }
 
+/** The screen (Ink, as importScreen loads it), then vitest and a runner on `spares`. */
+async function loadScreenAndRunner(options: RunnerOptions, spares: SpareProcesses) {
+  const { importScreen } = await import("../screen/import-screen.js");
+  const screen = await importScreen(() => import("../screen/watch-exercise.js"));
+  const { Runner } = await import("../../checker/run/runner.js");
+  return [screen, await Runner.create(options, spares)] as const;
+}
+
 /** `lab start N`: the live screen in a terminal, one plain run anywhere else. With --live, against a real endpoint. */
 export async function startCommand(key: string, opts: StartOptions, io: Io, paths?: LabContext["paths"]): Promise<number> {
   const ctx = await loadContext(io, paths, { workspace: true });
@@ -80,10 +90,10 @@ async function startWith(ctx: LabContext, io: Io, first: Exercise, opts: StartOp
   const options = { timeoutSeconds: ctx.config.config.timeoutSeconds, warmSpares: true, taskLocations: false, ...env };
   // The first worker starts (~300 ms) while the screen and vitest load here (see first-worker.ts).
   const spares = forkFirstWorker(options);
-  const { importScreen } = await import("../screen/import-screen.js");
-  const { watchExercise } = await importScreen(() => import("../screen/watch-exercise.js"));
-  const { Runner } = await import("../../checker/run/runner.js");
-  const runner = await Runner.create(options, spares);
+  const [{ watchExercise }, runner] = await loadScreenAndRunner(options, spares).catch((error: unknown) => {
+    spares.killAll();
+    throw error;
+  });
   const typeCheck = ctx.config.config.typeCheck ? new TypeChecker() : undefined;
   const live = gate ? { live: () => liveStatus(gate) } : {};
   try {
