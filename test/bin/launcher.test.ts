@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test } from "vitest";
 import { tempDir } from "../support/temp-dir.js";
@@ -26,10 +26,17 @@ test("from another folder, npx --no --prefix <the lab> harness-lab runs this lab
   expect(pkg.bin).toEqual({ lab: "bin/lab.js", "harness-lab": "bin/lab.js" });
   const elsewhere = tempDir("instructor");
   const npx = process.platform === "win32" ? "npx.cmd" : "npx";
-  const run = spawnSync(npx, ["--no", "--prefix", root, "harness-lab", "--version"], { cwd: elsewhere, encoding: "utf8" });
+  // npm exec installs the lab as a file: package in a cache of its own the first time it meets
+  // its folder, and that runs the lab's prepare (npm run build): the build other tests are
+  // running from at this moment. A fresh cache makes every run take that path; no scripts, so
+  // the build stays as it is.
+  const env = { ...process.env, npm_config_cache: tempDir("npx-cache"), npm_config_ignore_scripts: "true" };
+  const built = statSync(join(root, "dist/src/cli/main.js")).mtimeMs;
+  const run = spawnSync(npx, ["--no", "--prefix", root, "harness-lab", "--version"], { cwd: elsewhere, encoding: "utf8", env });
   expect(run.status, run.stderr).toBe(0);
   expect(run.stdout.trim()).toBe(pkg.version);
   // It runs in the caller's folder: outside a lab, lab list says where it looked.
-  const list = spawnSync(npx, ["--no", "--prefix", root, "harness-lab", "list"], { cwd: elsewhere, encoding: "utf8" });
+  const list = spawnSync(npx, ["--no", "--prefix", root, "harness-lab", "list"], { cwd: elsewhere, encoding: "utf8", env });
   expect(list.stderr).toContain(`No lab.config.ts in ${elsewhere}`);
+  expect(statSync(join(root, "dist/src/cli/main.js")).mtimeMs, "the lab's build was left as it was").toBe(built);
 }, 60_000);
