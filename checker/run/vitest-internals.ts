@@ -88,13 +88,14 @@ export interface WorkerOptions {
  */
 export function guessedWorkerOptions(configExecArgv: string[]): WorkerOptions {
   const env = process.env;
+  const dist = vitestDist();
   return {
-    distPath: vitestDist(),
+    distPath: dist,
     execArgv: [
       ...process.execArgv.filter((arg) => /^--(cpu-prof|heap-prof|diagnostic-dir)/.test(arg)),
       "--experimental-import-meta-resolve",
       "--require",
-      join(vitestDist(), "../suppress-warnings.cjs"),
+      join(dist, "../suppress-warnings.cjs"),
       "--conditions",
       "node",
       "--conditions",

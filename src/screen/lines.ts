@@ -27,6 +27,3 @@ export const styled = (texts: string[], style: Style = {}): Line[] => texts.map(
 
 /** A part of the screen with a gap above it, or nothing when it has no lines. */
 export const section = (lines: Line[]): Line[] => (lines.length === 0 ? [] : [GAP, ...lines]);
-
-/** The text of lines as a terminal shows it, for tests and plain output. */
-export const plainText = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");

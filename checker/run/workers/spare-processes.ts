@@ -74,8 +74,8 @@ export class SpareProcesses {
   private owner: string | null = null;
   /** Processes that ran a file of `owner`, kept for its next one. */
   private readonly kept = new KeptProcesses();
-  /** The worker forked before vitest was loaded (forkAhead), until the first run takes a process. */
-  private ahead: ChildProcess | null = null;
+  /** The worker forked before vitest was loaded (forkAhead) and its spec's key, until the first run takes a process. */
+  private ahead: { key: string; child: ChildProcess } | null = null;
   /** Whether the first run took the worker forked ahead; null when none was forked. */
   aheadTaken: boolean | null = null;
 
@@ -111,7 +111,9 @@ export class SpareProcesses {
   forkAhead(options: WorkerOptions): void {
     const spec = this.specFor(options);
     this.refill(spec, false);
-    this.ahead = this.spares.get(specKey(spec)) ?? null;
+    const key = specKey(spec);
+    const child = this.spares.get(key);
+    this.ahead = child ? { key, child } : null;
   }
 
   /**
@@ -176,10 +178,10 @@ export class SpareProcesses {
   private settleAhead(key: string): void {
     const ahead = this.ahead!;
     this.ahead = null;
-    this.aheadTaken = this.spares.get(key) === ahead;
+    this.aheadTaken = ahead.key === key && this.spares.get(key) === ahead.child;
     if (this.aheadTaken) return;
-    for (const [other, child] of this.spares) if (child === ahead) this.spares.delete(other);
-    killTree(ahead);
+    if (this.spares.get(ahead.key) === ahead.child) this.spares.delete(ahead.key);
+    killTree(ahead.child);
   }
 
   /** Whether a process done with a file is kept for the owner's next one (see serve). */
