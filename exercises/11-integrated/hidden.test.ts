@@ -54,7 +54,7 @@ function whereTheMoneyWent(rows: Row[]) {
 // Every test opens sessions of its own and shares nothing, so they run side by side (describe.concurrent):
 // exercise 11's long runs overlap, so a save's verdict comes sooner; what each test printed stays its own.
 describe.concurrent("the chapter's walk-through, rebuilt from this run's ledger", () => {
-  test("five calls price to $0.0427, 0.0149, 0.0123, 0.0150, 0.0147 ($0.0997), hit rate 0.765: the conversation is cached too (prefix-only-cache bug)", async () => {
+  test("five calls price to $0.0427 first, then 0.0149, 0.0123, 0.0150 and 0.0147 ($0.0997), hit rate 0.765: the conversation is cached too (prefix-only-cache bug)", async () => {
     const t = await setup("acme-triage");
     const result = await run(QUESTION, "acme", { limitUsd: 2, maxSteps: 10 }, t.parts);
     expect(result).toMatchObject({ ok: true, source: "model", reason: "answered" });

@@ -169,11 +169,15 @@ describe("12 five exits", () => {
       "the run_stopped events (budget-interruption-max-turns bug)",
     ).toEqual([expect.objectContaining({ status: "budget_exceeded", reason: "max_budget" })]);
 
-    // Each model at its own price: the books match the wire priced at sonnet's and haiku's rates.
-    for (const [model, price] of [["claude-sonnet-5", { in: 3e-6, out: 15e-6 }], ["claude-haiku-4-5", { in: 1e-6, out: 5e-6 }]] as const) {
+    // Each model at its own price: the books match the wire priced at sonnet's and haiku's rates, quoted in USD per million tokens.
+    const perMillion = new Map([
+      ["claude-sonnet-5", { input: 3, output: 15 }],
+      ["claude-haiku-4-5", { input: 1, output: 5 }],
+    ] as const);
+    for (const [model, usd] of perMillion) {
       const priced = await open("runaway");
       const short = await run(newRun("Tidy up the workspace.", { model }), workspace().tools, { client: priced.client, maxTurns: 2 });
-      const charged = sum(priced.calls().map((c) => c.usage!.input_tokens * price.in + c.usage!.output_tokens * price.out));
+      const charged = sum(priced.calls().map((c) => (c.usage!.input_tokens * usd.input + c.usage!.output_tokens * usd.output) / 1e6));
       expect(short.costUsd, `${model} at its own price`).toBeCloseTo(charged, 9);
     }
 

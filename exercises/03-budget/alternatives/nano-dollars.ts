@@ -14,17 +14,19 @@ export interface Usage {
   cache_read_input_tokens?: number | null;
 }
 
-const RATE_PER_MILLION: Record<string, [number, number]> = {
-  "claude-opus-5": [5, 25],
-  "claude-sonnet-5": [3, 15],
-  "claude-haiku-4-5": [1, 5],
+const NANO = 1e9;
+
+/** This variant's own unit: whole nano-dollars per token, input then output. */
+const NANO_PER_TOKEN: Record<string, { in: number; out: number }> = {
+  "claude-opus-5": { in: 5_000, out: 25_000 },
+  "claude-sonnet-5": { in: 3_000, out: 15_000 },
+  "claude-haiku-4-5": { in: 1_000, out: 5_000 },
 };
 
 export const PRICE: Record<string, { in: number; out: number }> = Object.fromEntries(
-  Object.entries(RATE_PER_MILLION).map(([model, [i, o]]) => [model, { in: i / 1e6, out: o / 1e6 }]),
+  Object.entries(NANO_PER_TOKEN).map(([model, n]) => [model, { in: n.in / NANO, out: n.out / NANO }]),
 );
 
-const NANO = 1e9;
 const toNano = (usd: number): number => Math.round(usd * NANO);
 
 export class BudgetExceeded extends Error {}
@@ -41,10 +43,10 @@ export class Budget {
   }
 
   charge(model: string, usage: Usage): number {
-    const price = PRICE[model];
-    if (price === undefined) throw new Error(`unknown model: ${model}`);
-    const inN = toNano(price.in);
-    const outN = toNano(price.out);
+    const rate = NANO_PER_TOKEN[model];
+    if (rate === undefined) throw new Error(`unknown model: ${model}`);
+    const inN = rate.in;
+    const outN = rate.out;
     const writeN = (inN * 5) / 4; // 1.25 x input
     const readN = inN / 10; //       0.10 x input
 

@@ -5,7 +5,8 @@
  */
 import type { LabelledPair } from "../../../checker/testing/index.js";
 
-export const SWEEP_THRESHOLDS = [0.88, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995] as const;
+// In thousandths, so the steps read as whole numbers; t / 1000 is the very double the decimal literal would be.
+export const SWEEP_THRESHOLDS: readonly number[] = [880, 900, 920, 940, 950, 960, 970, 980, 990, 995].map((t) => t / 1000);
 
 export interface SweepRow {
   threshold: number;
