@@ -58,7 +58,7 @@ function field<T>(raw: Raw, folder: string, name: string, ok: (v: unknown) => bo
 const isString = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
 
-function parse(dir: string, solutionsDir: string): Exercise {
+function parse(dir: string, solutionsDir: string, mutantFiles: MutantFiles): Exercise {
   const folder = basename(dir);
   const match = FOLDER.exec(folder)!;
   const jsonPath = join(dir, "exercise.json");
@@ -107,7 +107,7 @@ function parse(dir: string, solutionsDir: string): Exercise {
   let mutants: Mutant[];
   try {
     mutants = listMutants(where, bugs);
-    writeMutants(where, mutants);
+    if (mutantFiles === "write") writeMutants(where, mutants);
   } catch (err) {
     if (err instanceof MutantError) throw new ExerciseError(err.message);
     throw err;
@@ -157,20 +157,31 @@ export function writeExerciseMutants(exercise: Exercise, options: { always?: boo
 
 /** Every exercise under `exercisesDir`, in number order; a bad one names its folder and field. */
 export function loadExercises(exercisesDir: string, solutionsDir: string): Exercise[] {
-  const { exercises, problems } = surveyExercises(exercisesDir, solutionsDir);
+  const { exercises, problems } = surveyExercises(exercisesDir, solutionsDir, "write");
   if (problems[0]) throw problems[0];
   return exercises;
 }
 
+/**
+ * Whether loading an exercise brings its diff mutants' full files up to date ("write": whoever
+ * runs them, the self-check and the benches) or leaves them be ("leave": the lab's commands,
+ * which never run a mutant, so `lab list` does not check 190 files on every call).
+ */
+export type MutantFiles = "write" | "leave";
+
 /** Every exercise that loads, and the problem with each one that does not, for callers that can carry on without it. */
-export function surveyExercises(exercisesDir: string, solutionsDir: string): { exercises: Exercise[]; problems: ExerciseError[] } {
+export function surveyExercises(
+  exercisesDir: string,
+  solutionsDir: string,
+  mutantFiles: MutantFiles = "write",
+): { exercises: Exercise[]; problems: ExerciseError[] } {
   const exercises: Exercise[] = [];
   const problems: ExerciseError[] = [];
   if (!existsSync(exercisesDir)) return { exercises, problems };
   const folders = readdirSync(exercisesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && FOLDER.test(entry.name));
   for (const folder of folders.sort((a, b) => a.name.localeCompare(b.name))) {
     try {
-      exercises.push(parse(join(exercisesDir, folder.name), solutionsDir));
+      exercises.push(parse(join(exercisesDir, folder.name), solutionsDir, mutantFiles));
     } catch (err) {
       if (!(err instanceof ExerciseError)) throw err;
       problems.push(err);

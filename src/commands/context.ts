@@ -29,7 +29,8 @@ export async function loadContext(io: Io, paths: LabContext["paths"] = labPaths(
   // Without a config, a command that uses the workspace would make ./workspace wherever it was
   // run: it says where it looked instead.
   if (opts.workspace && config.file === null) throw new UsageError(CONTEXT_MESSAGES.noConfig(resolve(io.cwd), paths.root));
-  const { exercises, problems } = surveyExercises(paths.exercises, paths.solutions);
+  // No command of the lab runs a mutant: their files are the self-check's to bring up to date.
+  const { exercises, problems } = surveyExercises(paths.exercises, paths.solutions, "leave");
   for (const problem of problems) writeLine(io.stderr, CONTEXT_MESSAGES.skipped(problem.message));
   return { config, exercises, paths };
 }

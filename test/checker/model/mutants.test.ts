@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { loadExercises } from "../../../checker/model/exercises.js";
+import { loadExercises, surveyExercises } from "../../../checker/model/exercises.js";
 import { applyMutantDiff, MUTANT_DIFF_MESSAGES, parseMutantDiff } from "../../../checker/model/mutant-diff.js";
 import { MUTANT_MESSAGES, REWRITE_MARK } from "../../../checker/model/mutants.js";
 import { labPaths } from "../../../checker/paths.js";
@@ -81,6 +81,17 @@ describe("an exercise's mutants: every file in mutants/ is loaded or refused, an
     const full = readFileSync(offByOne.file, "utf8");
     expect(full).toContain("  return a + b + 1;\n");
     expect(full.split("\n").length).toBe(readFileSync(lab.solution, "utf8").split("\n").length + 1);
+  });
+
+  test("the lab's commands load mutants without writing them: the self-check, which runs them, brings their files up to date", () => {
+    const lab = copy();
+    const { exercises, problems } = surveyExercises(join(lab.root, "exercises"), join(lab.root, "solutions"), "leave");
+    expect(problems).toEqual([]);
+    const offByOne = exercises[0]!.mutants[2]!;
+    expect(offByOne.bug).toBe("off-by-one");
+    expect(existsSync(offByOne.file)).toBe(false);
+    lab.load();
+    expect(readFileSync(offByOne.file, "utf8")).toContain("  return a + b + 1;\n");
   });
 
   test("a solution changed under a diff fails the load with the mutant's file and line, and so does the build", () => {
