@@ -9,7 +9,10 @@
  * (Atomics.wait) for the answer, serving the other side's requests meanwhile
  * (receiveMessageOnPort), so a sync export (`guard.check`) stays sync and a learner's sync
  * call into a test's sync callback (`parts.budget(5).charge`) is answered while the test is
- * itself waiting. An async function answers at once with a promise id, settled later.
+ * itself waiting. An async function answers at once with a promise id, settled later. Some
+ * calls are not waited for at all, as their caller gets a promise anyway: the learner's realm
+ * calling the test's async functions, and the test calling the async methods of the learner's
+ * objects (a cache's `put`), which a watch stops when the realm stops answering (watchLater).
  * birpc and Comlink were the candidates; both are async only, and 31 exports and callbacks
  * across the twelve exercises are synchronous.
  */
@@ -23,6 +26,12 @@ export const MARK = "\u0000lab";
 export const REAL_CLOCK = 2;
 /** This realm's own clock, taken before anything replaces the global one (the learner's realm does: entry.ts). */
 const monotonic = performance.now.bind(performance);
+/** The real timer, taken before a test can replace it with a fake one: the watch on the realm runs on real time. */
+const realSetTimeout = setTimeout;
+const realClearTimeout = clearTimeout;
+/** How often a realm that owes answers is asked for a sign of life (see Membrane.watchLater). */
+const WATCH_TICK_MS = 250;
+const stuckFor = (limitMs: number) => `it kept running for more than ${(limitMs / 1000).toFixed(1)} s without returning (an endless loop?)`;
 const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
 
 type Key = string | { sym: (typeof WELL_KNOWN)[number] };
@@ -114,6 +123,8 @@ export class Membrane {
     this.calledLater.clear();
     for (const done of this.draining.values()) done();
     this.draining.clear();
+    if (this.watchTimer !== null) realClearTimeout(this.watchTimer);
+    this.watchTimer = null;
   }
 
   /** Why this side stopped, if it did. */
@@ -167,10 +178,15 @@ export class Membrane {
     return { [MARK]: "obj", id, ...shape };
   }
 
-  /** An object's methods, and those of them the other side may call without waiting. */
+  /**
+   * An object's methods, and those of them the other side may call without waiting: the test's
+   * async methods (see callsLater), and the learner's, whose first steps the test's side does
+   * not wait for either: a realm that stops answering meanwhile is stopped by watchLater.
+   */
   private shapeOf(value: object): { methods: string[]; later: string[] } {
     const methods = methodNames(value, this.guarded);
-    return { methods, later: methods.filter((key) => this.callsLater((value as Record<string, unknown>)[key])) };
+    const later = (method: unknown) => (this.guarded ? this.callsLater(method) : isAsyncFunction(method));
+    return { methods, later: methods.filter((key) => later((value as Record<string, unknown>)[key])) };
   }
 
   /**
@@ -179,7 +195,7 @@ export class Membrane {
    * so the learner's realm goes on and the promise settles when the test's side has run it.
    */
   private callsLater(value: unknown): boolean {
-    return this.guarded && typeof value === "function" && Object.getPrototypeOf(value) === ASYNC_FUNCTION;
+    return this.guarded && isAsyncFunction(value);
   }
 
   /**
@@ -269,13 +285,13 @@ export class Membrane {
       }
       case "yours":
         return this.byId.get(tagged.id);
-      // Only the test's side says what may be called without waiting: every call into learner code is waited for, and stopped at the limit.
+      // A function of the learner's is waited for, and stopped at the limit: its first steps run before the test goes on.
       case "fn":
         return this.proxyFor(tagged.id, "fn", String(tagged.name ?? ""), { ...NO_METHODS, applyLater: !this.guarded && tagged.later === true });
       case "obj":
         return this.proxyFor(tagged.id, "obj", "", {
           methods: new Set(tagged.methods as string[] | undefined),
-          later: new Set(this.guarded ? [] : (tagged.later as string[] | undefined)),
+          later: new Set(tagged.later as string[] | undefined),
           applyLater: false,
         });
       case "rec":
@@ -431,7 +447,7 @@ export class Membrane {
       if (this.stopped) throw this.stopped;
       const left = this.limitMs - waited;
       if (left <= 0) {
-        this.onStuck(`it kept running for more than ${(this.limitMs / 1000).toFixed(1)} s without returning (an endless loop?)`);
+        this.onStuck(stuckFor(this.limitMs));
         throw this.stopped ?? new RealmStopped("The learner's realm stopped answering.");
       }
       const next = receiveMessageOnPort(this.port);
@@ -561,7 +577,50 @@ export class Membrane {
     const id = this.nextId++;
     const settled = new Promise((resolve, reject) => this.calledLater.set(id, { resolve, reject }));
     this.post({ k: "call", id, ...request, later: true, test: this.testNow() });
+    this.watchLater();
     return settled;
+  }
+
+  /** The realm's last sign of life, asked for while it owes answers to calls not waited for (see watchLater). */
+  private ping: { id: number; sentAt: number; answered: boolean } | null = null;
+  private watchTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastWatch = 0;
+
+  /**
+   * While the learner's realm owes this side the outcome of a call not waited for, it must keep
+   * answering: each tick asks it to drain (see settled), and a realm that leaves the question
+   * unanswered for limitMs is stuck, as a call waited on for that long would be. A tick that
+   * comes late (this side was busy, the realm perhaps waiting on it) asks again instead of judging.
+   */
+  private watchLater(): void {
+    if (!this.guarded || !Number.isFinite(this.limitMs) || this.watchTimer !== null) return;
+    const tickMs = Math.min(WATCH_TICK_MS, this.limitMs / 4);
+    const tick = () => {
+      this.watchTimer = null;
+      const now = monotonic();
+      const late = now - this.lastWatch > 2 * tickMs;
+      this.lastWatch = now;
+      // Whatever already arrived first: the answer may be waiting behind this tick.
+      for (let next = receiveMessageOnPort(this.port); next && !this.stopped; next = receiveMessageOnPort(this.port)) this.handle(next.message as Message);
+      if (this.stopped || this.calledLater.size === 0) {
+        this.ping = null;
+        return;
+      }
+      if (this.ping === null || this.ping.answered || late) {
+        const ping = { id: this.nextId++, sentAt: now, answered: false };
+        this.ping = ping;
+        this.draining.set(ping.id, () => (ping.answered = true));
+        this.post({ k: "drain", id: ping.id });
+      } else if (now - this.ping.sentAt >= this.limitMs) {
+        this.onStuck(stuckFor(this.limitMs));
+        return;
+      }
+      this.watchTimer = realSetTimeout(tick, tickMs);
+      this.watchTimer.unref?.();
+    };
+    this.lastWatch = monotonic();
+    this.watchTimer = realSetTimeout(tick, 0);
+    this.watchTimer.unref?.();
   }
 
   private perform(message: Message & { k: "call" }): unknown {
@@ -604,6 +663,7 @@ export class Membrane {
 }
 
 const ASYNC_FUNCTION = Object.getPrototypeOf(async function () {}) as object;
+const isAsyncFunction = (value: unknown) => typeof value === "function" && Object.getPrototypeOf(value) === ASYNC_FUNCTION;
 
 /** How a handle is called: the methods that take one round trip, and what may be called without waiting (see callsLater). */
 interface Shape {

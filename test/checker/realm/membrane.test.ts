@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { learnerRealms } from "./learner-realms.js";
 import { bundleLearner } from "../../../dist/checker/realm/bundle.js";
 import { REALM_MESSAGES } from "../../../dist/checker/realm/messages.js";
-import { OUTPUT_CAP, outputCut } from "../../../dist/checker/realm/host.js";
+import { CALL_LIMIT_ENV, OUTPUT_CAP, outputCut } from "../../../dist/checker/realm/host.js";
 import { CALL_LIMIT_MS } from "../../../dist/checker/model/limits.js";
 import { testContext } from "../../../dist/checker/realm/test-context.js";
 
@@ -313,6 +313,29 @@ describe("nothing of the test runner is in the learner's realm", () => {
     const m = await learner("loops", `export function spin() { for (;;) {} }`);
     const limit = (CALL_LIMIT_MS / 1000).toFixed(1);
     expect(() => m.spin()).toThrow(`Your code was stopped: it kept running for more than ${limit} s without returning`);
+  });
+
+  test("an async method of the learner's object is not waited for; one that never lets go is stopped at the call limit all the same", async () => {
+    const limitMs = 1_500;
+    process.env[CALL_LIMIT_ENV] = String(limitMs);
+    const m = await learner(
+      "later",
+      `export class Slow { async first(note: (s: string) => void) { note("began"); return 1; } async spin() { for (;;) {} } }`,
+    ).finally(() => delete process.env[CALL_LIMIT_ENV]);
+    const slow = new m.Slow();
+    const notes: string[] = [];
+    const first = slow.first((s: string) => notes.push(s));
+    expect(notes, "the method's first steps run after the test lets go of its thread").toEqual([]);
+    expect(await first).toBe(1);
+    expect(notes).toEqual(["began"]);
+
+    const started = performance.now();
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 100);
+    await expect(slow.spin()).rejects.toThrow(`Your code was stopped: it kept running for more than ${(limitMs / 1000).toFixed(1)} s without returning`);
+    clearInterval(ticking);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(limitMs);
+    expect(ticks, "the test's side ran on while it waited").toBeGreaterThanOrEqual(limitMs / 100 / 2);
   });
 
   test("an import outside the learner's folder is refused before anything runs", async () => {
