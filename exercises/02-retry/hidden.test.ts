@@ -1,9 +1,16 @@
 import Anthropic, { type RateLimitError } from "@anthropic-ai/sdk";
 import { describe, expect, test } from "vitest";
-import { callWithRetry } from "lab:impl";
+import { callWithRetry as learnersCallWithRetry } from "lab:impl";
 import { fakeClock, seededRandom, useScenario, type FakeClock, type ScenarioSession } from "lab:test";
 
 const MODEL = "claude-haiku-4-5";
+
+/**
+ * The learner's callWithRetry, handed its options frozen: a frozen object crosses to the
+ * learner's realm as a copy, so reading maxAttempts or sleep on each attempt costs no round
+ * trip to this side (a copy over there may still be changed; nothing here reads it back).
+ */
+const callWithRetry: typeof learnersCallWithRetry = (fn, options) => learnersCallWithRetry(fn, options && Object.freeze({ ...options }));
 
 /** More attempts than any correct retry makes here (the most is 9). */
 const FUSE = 30;
