@@ -107,7 +107,12 @@ const base = mkdtempSync(join(tmpdir(), "lab-12-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const tempDir = () => mkdtempSync(join(base, "run-"));
 
-describe("12 five exits", () => {
+// Every test opens sessions, tools and folders of its own and shares nothing, so they run side by
+// side (describe.concurrent): a run waits on its realm as often as on its provider, and another
+// test's run fills the wait, so a save's verdict comes sooner; what each test printed stays its own.
+// The two whose Stop has a grace in real time run alone, last; the two that poll use their own
+// `expect`, the one that knows which test it belongs to.
+describe.concurrent("12 five exits", () => {
   test("a reply cut off at max_tokens ends the run as failed, not completed (truncation-completes bug)", async () => {
     const session = await open("truncated");
     const end = await run(newRun("Write the whole report."), workspace().tools, { client: session.client, maxTokens: 100 });
@@ -345,7 +350,7 @@ describe("12 five exits", () => {
     expect([undefined, "", []], "rejected with no reason: an empty text").toContainEqual(written.content);
   });
 
-  test("a run abandoned inside a tool resumes from disk: only the outstanding call runs, no extra model call (resumes-with-model-call bug)", async () => {
+  test("a run abandoned inside a tool resumes from disk: only the outstanding call runs, no extra model call (resumes-with-model-call bug)", async ({ expect }) => {
     const whole = await open("plan");
     const reference = await run(newRun("Which log mentions a timeout?"), workspace().tools, { client: whole.client });
 
@@ -365,7 +370,7 @@ describe("12 five exits", () => {
     expect(end.costUsd).toBeCloseTo(reference.costUsd, 9);
   });
 
-  test("a run that dies before its third call resumes from disk with both results: no tool runs twice (no-save-after-tools bug)", async () => {
+  test("a run that dies before its third call resumes from disk with both results: no tool runs twice (no-save-after-tools bug)", async ({ expect }) => {
     const dir = tempDir();
     let die = true;
     let reachedThird = false;
@@ -389,74 +394,6 @@ describe("12 five exits", () => {
     expect(end.costUsd).toBeCloseTo(sum(wireCosts(session)), 9);
     // The first life's call would hold the SDK's request timer for minutes in a worker kept for the next file.
     endFirstLife(new Error("the first life is over"));
-  });
-
-  test("Stop pressed during a six-step tool ends the run at the step it reached; progress arrives on the way (signal-not-passed bug)", async () => {
-    const session = await open("slow-tool");
-    const events: TraceEvent[] = [];
-    const stop = new AbortController();
-    // The tool's six steps of work wait on gates the test opens, so no real time passes: Stop is
-    // pressed while the tool waits at its third gate, and a tool that hears it stops there.
-    const gate: { open: (() => void) | null; reached: () => void } = { open: null, reached: () => {} };
-    let openAll = false;
-    let stepsDone = 0;
-    const atNextGate = () => new Promise<void>((resolve) => (gate.reached = resolve));
-    const scan: Tool = {
-      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
-      async run(_input, { signal, progress }) {
-        for (let step = 1; step <= 6; step++) {
-          await new Promise<void>((resolve, fail) => {
-            signal.addEventListener("abort", () => fail(signal.reason), { once: true });
-            if (openAll) return resolve();
-            gate.open = resolve;
-            gate.reached();
-          });
-          stepsDone = step;
-          progress(`scanned ${step * 200} of 1200 files`);
-        }
-        return "1200 files, 3 archives";
-      },
-    };
-    let waiting = atNextGate();
-    const ending = run(newRun("Scan the archive."), [scan], Object.freeze({ client: session.client, signal: stop.signal, onEvent: (e: TraceEvent) => events.push(e) }));
-    for (let step = 1; step <= 2; step++) {
-      await waiting;
-      waiting = atNextGate();
-      gate.open!();
-    }
-    await waiting;
-    stop.abort("user pressed Stop");
-    // A tool that never hears Stop would wait at its gate for ever: after a grace, let it run on, so
-    // the test fails on what it did, not on a time limit.
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), 500)));
-    if (!(await Promise.race([ending.then(() => true), grace]))) {
-      openAll = true;
-      gate.open?.();
-    }
-    // Nothing of this test may outlive it in a worker kept for the next file.
-    clearTimeout(graceTimer);
-    const end = await ending;
-
-    expect(stepsDone, "steps the tool finished: Stop reached it at its third (one that never hears Stop does all six)").toBe(2);
-    expect(end.status).toBe("interrupted");
-    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
-    const labels = events.filter((e) => e.type === "tool_progress").map((e) => e["label"]);
-    expect(labels, "progress of the two steps done before the Stop").toEqual(["scanned 200 of 1200 files", "scanned 400 of 1200 files"]);
-    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
-    expect(session.calls()).toHaveLength(1);
-
-    // Stop pressed while a model call is on its way: that call is cancelled too, never answered
-    // (the request goes out only once the learner's code has heard the Stop).
-    const halt = new AbortController();
-    const midCall = await open("runaway", async (n) => {
-      if (n !== 2) return;
-      halt.abort("user pressed Stop");
-      await learnerCaughtUp();
-    });
-    const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
-    expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
-    expect(midCall.calls(), "the provider never got the second call").toHaveLength(1);
   });
 
   test("the JSONL trace: one line per event, in order, the run id on every line (trace-missing-run-id bug)", async () => {
@@ -538,30 +475,6 @@ describe("12 five exits", () => {
     expect(raised.status).toBe("max_turns_exceeded");
     expect(session.calls(), "a cap one higher buys one more call").toHaveLength(3);
     expect(raised.turns).toBe(3);
-  });
-
-  test("with toolErrorsAreFatal, Stop during a tool still ends the run interrupted and cancelled (fatal-cancel-fails bug)", async () => {
-    const session = await open("slow-tool");
-    const stop = new AbortController();
-    // The tool hears Stop and fails the way slow tools do, with an error of its own. One that never
-    // hears it finishes after a grace, so the test fails on what the run did, not on a time limit.
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    const scan: Tool = {
-      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
-      run: (_input, { signal }) =>
-        new Promise<string>((done, fail) => {
-          signal.addEventListener("abort", () => fail(new Error("the scan was stopped")), { once: true });
-          graceTimer = setTimeout(() => done("1200 files, 3 archives"), 500);
-          stop.abort("user pressed Stop");
-        }),
-    };
-    const end = await run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, toolErrorsAreFatal: true });
-    // Nothing of this test may outlive it in a worker kept for the next file.
-    clearTimeout(graceTimer);
-
-    expect(end.status, "Stop is not a tool error").toBe("interrupted");
-    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
-    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
   });
 
   test("pending finds the unanswered call of a two-call turn whose other call already has its result (pending-last-message bug)", async () => {
@@ -679,5 +592,99 @@ describe("12 five exits", () => {
     // The joiner is the learner's choice: a newline if the output holds one, else nothing.
     const whole = end.output?.includes("\n") ? `${first!}\n${second!}` : first! + second!;
     expect(end.output, "both blocks, joined with nothing or a newline").toBe(whole);
+  });
+
+  // Alone (test.sequential): its grace is real time, which another test's work must not eat into.
+  test.sequential("Stop pressed during a six-step tool ends the run at the step it reached; progress arrives on the way (signal-not-passed bug)", async () => {
+    const session = await open("slow-tool");
+    const events: TraceEvent[] = [];
+    const stop = new AbortController();
+    // The tool's six steps of work wait on gates the test opens, so no real time passes: Stop is
+    // pressed while the tool waits at its third gate, and a tool that hears it stops there.
+    const gate: { open: (() => void) | null; reached: () => void } = { open: null, reached: () => {} };
+    let openAll = false;
+    let stepsDone = 0;
+    const atNextGate = () => new Promise<void>((resolve) => (gate.reached = resolve));
+    const scan: Tool = {
+      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
+      async run(_input, { signal, progress }) {
+        for (let step = 1; step <= 6; step++) {
+          await new Promise<void>((resolve, fail) => {
+            signal.addEventListener("abort", () => fail(signal.reason), { once: true });
+            if (openAll) return resolve();
+            gate.open = resolve;
+            gate.reached();
+          });
+          stepsDone = step;
+          progress(`scanned ${step * 200} of 1200 files`);
+        }
+        return "1200 files, 3 archives";
+      },
+    };
+    let waiting = atNextGate();
+    const ending = run(newRun("Scan the archive."), [scan], Object.freeze({ client: session.client, signal: stop.signal, onEvent: (e: TraceEvent) => events.push(e) }));
+    for (let step = 1; step <= 2; step++) {
+      await waiting;
+      waiting = atNextGate();
+      gate.open!();
+    }
+    await waiting;
+    stop.abort("user pressed Stop");
+    // A tool that never hears Stop would wait at its gate for ever: after a grace, let it run on, so
+    // the test fails on what it did, not on a time limit.
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), 500)));
+    if (!(await Promise.race([ending.then(() => true), grace]))) {
+      openAll = true;
+      gate.open?.();
+    }
+    // Nothing of this test may outlive it in a worker kept for the next file.
+    clearTimeout(graceTimer);
+    const end = await ending;
+
+    expect(stepsDone, "steps the tool finished: Stop reached it at its third (one that never hears Stop does all six)").toBe(2);
+    expect(end.status).toBe("interrupted");
+    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    const labels = events.filter((e) => e.type === "tool_progress").map((e) => e["label"]);
+    expect(labels, "progress of the two steps done before the Stop").toEqual(["scanned 200 of 1200 files", "scanned 400 of 1200 files"]);
+    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
+    expect(session.calls()).toHaveLength(1);
+
+    // Stop pressed while a model call is on its way: that call is cancelled too, never answered
+    // (the request goes out only once the learner's code has heard the Stop).
+    const halt = new AbortController();
+    const midCall = await open("runaway", async (n) => {
+      if (n !== 2) return;
+      halt.abort("user pressed Stop");
+      await learnerCaughtUp();
+    });
+    const cut = await run(newRun("Tidy up the workspace."), workspace().tools, { client: midCall.client, signal: halt.signal });
+    expect(cut.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    expect(midCall.calls(), "the provider never got the second call").toHaveLength(1);
+  });
+
+  // Alone (test.sequential): its grace is real time, which another test's work must not eat into.
+  test.sequential("with toolErrorsAreFatal, Stop during a tool still ends the run interrupted and cancelled (fatal-cancel-fails bug)", async () => {
+    const session = await open("slow-tool");
+    const stop = new AbortController();
+    // The tool hears Stop and fails the way slow tools do, with an error of its own. One that never
+    // hears it finishes after a grace, so the test fails on what the run did, not on a time limit.
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const scan: Tool = {
+      name: "scan_archive", description: "Scans the archive.", input_schema: { type: "object", properties: { folder: { type: "string" } } },
+      run: (_input, { signal }) =>
+        new Promise<string>((done, fail) => {
+          signal.addEventListener("abort", () => fail(new Error("the scan was stopped")), { once: true });
+          graceTimer = setTimeout(() => done("1200 files, 3 archives"), 500);
+          stop.abort("user pressed Stop");
+        }),
+    };
+    const end = await run(newRun("Scan the archive."), [scan], { client: session.client, signal: stop.signal, toolErrorsAreFatal: true });
+    // Nothing of this test may outlive it in a worker kept for the next file.
+    clearTimeout(graceTimer);
+
+    expect(end.status, "Stop is not a tool error").toBe("interrupted");
+    expect(end.interruption).toEqual({ type: "cancelled", reason: "user pressed Stop" });
+    expect(pending(end).map((c) => c.name), "the call cut short stays outstanding").toEqual(["scan_archive"]);
   });
 });
