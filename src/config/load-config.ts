@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { packageRoot } from "../../checker/paths.js";
 import { loadModule, ModuleLoadError } from "./load-module.js";
 import { ConfigError, resolveConfig, type LabConfig } from "./schema.js";
 
@@ -34,9 +35,12 @@ export function findConfigFile(from: string): string | null {
 /** What "harness-lab" means inside a config: `defineConfig` only, which returns its argument. */
 const DEFINE_CONFIG_URL = `data:text/javascript,${encodeURIComponent("export const defineConfig = (config) => config;")}`;
 
+/** Where configs stripped of their types are kept (see loadModule): the lab's own install, gone with its node_modules. */
+const configCache = () => join(packageRoot(), "node_modules", ".cache", "harness-lab", "config");
+
 async function evaluate(file: string): Promise<unknown> {
   try {
-    return (await loadModule(file, { "harness-lab": DEFINE_CONFIG_URL }))["default"];
+    return (await loadModule(file, { "harness-lab": DEFINE_CONFIG_URL }, configCache()))["default"];
   } catch (err) {
     throw new ConfigError(err instanceof ModuleLoadError ? err.message : `${file}: could not be loaded: ${(err as Error).message}`);
   }

@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../src/config/load-config.js";
+import { loadModule } from "../../../src/config/load-module.js";
 import { DEFAULT_CONFIG } from "../../../src/config/schema.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -74,5 +75,38 @@ describe("loading lab.config.ts", () => {
   test("an import other than harness-lab is refused in one sentence", async () => {
     const dir = project(`import x from "left-pad";\nexport default { editor: x };\n`);
     await expect(loadConfig(dir)).rejects.toThrow(`${join(dir, "lab.config.ts")}: may only import "harness-lab" and node: built-ins (found "left-pad").`);
+  });
+});
+
+describe("a config stripped of its types once is kept by its text", () => {
+  test("the same text is read from the cache, and an edited file is stripped again, never served stale", async () => {
+    const dir = project();
+    const cache = join(dir, "cache");
+    const file = join(dir, "lab.config.ts");
+    const imports = { "harness-lab": `data:text/javascript,${encodeURIComponent("export const defineConfig = (c) => c;")}` };
+    writeFileSync(file, wrap(`{ timeoutSeconds: 3 as number }`));
+    expect((await loadModule(file, imports, cache))["default"]).toEqual({ timeoutSeconds: 3 });
+    const kept = readdirSync(cache);
+    expect(kept).toHaveLength(1);
+
+    // What is kept is what runs: the file is not stripped again while its text is the same.
+    writeFileSync(join(cache, kept[0]!), "export default { timeoutSeconds: 4 };");
+    expect((await loadModule(file, imports, cache))["default"]).toEqual({ timeoutSeconds: 4 });
+
+    writeFileSync(file, wrap(`{ timeoutSeconds: 5 as number }`));
+    expect((await loadModule(file, imports, cache))["default"]).toEqual({ timeoutSeconds: 5 });
+    expect(readdirSync(cache)).toHaveLength(2);
+  });
+
+  test("a cache folder that cannot be written costs only the time: the config still loads", async () => {
+    const dir = project(wrap(`{ timeoutSeconds: 6 }`));
+    const blocked = join(dir, "blocked");
+    writeFileSync(blocked, "a file where the cache folder would be");
+    const loaded = await loadModule(
+      join(dir, "lab.config.ts"),
+      { "harness-lab": `data:text/javascript,${encodeURIComponent("export const defineConfig = (c) => c;")}` },
+      join(blocked, "config"),
+    );
+    expect(loaded["default"]).toEqual({ timeoutSeconds: 6 });
   });
 });
