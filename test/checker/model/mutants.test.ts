@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadExercises, surveyExercises } from "../../../checker/model/exercises.js";
@@ -85,6 +85,8 @@ describe("an exercise's mutants: every file in mutants/ is loaded or refused, an
 
   test("the lab's commands load mutants without writing them: the self-check, which runs them, brings their files up to date", () => {
     const lab = copy();
+    // The fixture may hold a build another test's load wrote there: this copy starts with none.
+    rmSync(join(lab.root, "dist"), { recursive: true, force: true });
     const { exercises, problems } = surveyExercises(join(lab.root, "exercises"), join(lab.root, "solutions"), "leave");
     expect(problems).toEqual([]);
     const offByOne = exercises[0]!.mutants[2]!;
