@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeAtomically } from "../progress/write-atomically.js";
 
 export class ModuleLoadError extends Error {
   override name = "ModuleLoadError";
@@ -32,20 +33,14 @@ async function stripped(file: string, source: string, lang: "js" | "ts", cacheDi
   const out = transformSync(file, source, { lang });
   const firstError = out.errors[0];
   if (firstError) throw new ModuleLoadError(`${file}: ${firstError.message}`);
-  if (kept) keep(kept, out.code);
-  return out.code;
-}
-
-/** Whole or not at all; a folder that cannot be written only means the next command strips again. */
-function keep(file: string, code: string): void {
-  try {
-    mkdirSync(join(file, ".."), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, code);
-    renameSync(temp, file);
-  } catch {
-    // Left uncached.
+  if (kept) {
+    try {
+      writeAtomically(kept, out.code);
+    } catch {
+      // A folder that cannot be written only means the next command strips it again.
+    }
   }
+  return out.code;
 }
 
 function withImports(file: string, stripped: string, imports: Record<string, string>): string {
