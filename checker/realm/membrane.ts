@@ -522,11 +522,14 @@ export class Membrane {
    */
   settled(): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.askDrain(resolve));
+  }
+
+  /** Asks the other side to drain; `drained` runs, on this side, when it has (see settled). */
+  private askDrain(drained: () => void): void {
     const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.draining.set(id, resolve);
-      this.post({ k: "drain", id });
-    });
+    this.draining.set(id, drained);
+    this.post({ k: "drain", id });
   }
 
   /** Called with what the other side printed (the learner's realm: its stdout and stderr, as written), and for which test. */
@@ -582,7 +585,7 @@ export class Membrane {
   }
 
   /** The realm's last sign of life, asked for while it owes answers to calls not waited for (see watchLater). */
-  private ping: { id: number; sentAt: number; answered: boolean } | null = null;
+  private ping: { sentAt: number; answered: boolean } | null = null;
   private watchTimer: ReturnType<typeof setTimeout> | null = null;
   private lastWatch = 0;
 
@@ -607,10 +610,10 @@ export class Membrane {
         return;
       }
       if (this.ping === null || this.ping.answered || late) {
-        const ping = { id: this.nextId++, sentAt: now, answered: false };
+        const ping = { sentAt: now, answered: false };
         this.ping = ping;
-        this.draining.set(ping.id, () => (ping.answered = true));
-        this.post({ k: "drain", id: ping.id });
+        // Answered at once, not a promise later: the next tick may judge in the same turn it reads the answer.
+        this.askDrain(() => (ping.answered = true));
       } else if (now - this.ping.sentAt >= this.limitMs) {
         this.onStuck(stuckFor(this.limitMs));
         return;
