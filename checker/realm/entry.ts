@@ -12,8 +12,12 @@ import { ImportRefused, judgeSpecifier, SDK_SPECIFIER } from "../run/walls/impor
 import { REALM_IMPORT } from "./runtime-reach.js";
 import { type RehearsalUrls, rehearseUntil } from "../run/workers/rehearsal.js";
 import { testContext } from "./test-context.js";
+import { offerPractice } from "./practice.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
+// The spare's --expose-gc is for the lab (young-garbage.ts took it on import), not for the learner's code
+// (V8 makes that global non-configurable: it cannot be deleted, only emptied).
+(globalThis as { gc?: unknown }).gc = undefined;
 
 type Served = { status: number; statusText: string; headers: [string, string][]; body: Uint8Array };
 
@@ -41,13 +45,15 @@ const wrapFetch: Locals["wrapFetch"] = (remote) => async (input, init) => {
   });
 };
 
-const { port, bells, sdkUrl, clock, rehearsal } = workerData as {
+const { port, bells, sdkUrl, clock, rehearsal, practice } = workerData as {
   port: import("node:worker_threads").MessagePort;
   bells: Int32Array;
   sdkUrl: string;
   clock: unknown;
   /** A provider to rehearse against while the learner's code has not arrived (see rehearsal.ts). */
   rehearsal: RehearsalUrls | null;
+  /** A channel of its own to practise the membrane on while waiting (see practice.ts). */
+  practice: { port: import("node:worker_threads").MessagePort; bells: Int32Array } | null;
 };
 
 // The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
@@ -56,12 +62,16 @@ const membrane = new Membrane(port, bells, 1, { sdk: Anthropic as unknown as Loc
 process.on("exit", (exitCode) => membrane.post({ k: "exit", code: exitCode }));
 
 const arrived = new Promise<{ code: string; root: string }>((resolve) => parentPort!.once("message", resolve));
+let practising: { done(): void } | null = null;
 if (rehearsal) {
   const halt = new AbortController();
   void arrived.then(() => halt.abort());
   await rehearseUntil(Anthropic as Parameters<typeof rehearseUntil>[0], rehearsal, halt.signal);
+  if (practice && !halt.signal.aborted)
+    practising = offerPractice(practice.port, practice.bells, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch, tests: testContext });
 }
 const { code, root } = await arrived;
+practising?.done();
 
 /** A computed import(…) in the learner's code (see runtime-reach.ts), judged as the bundler judged the fixed ones. */
 function realmImport(spec: unknown, from: string): Promise<unknown> {

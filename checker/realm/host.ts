@@ -18,6 +18,7 @@ import { TextsByTest } from "./capped-text.js";
 import { testContext } from "./test-context.js";
 import { stackMapper } from "./stack-map.js";
 import type { RehearsalUrls } from "../run/workers/rehearsal.js";
+import { PracticeHost } from "./practice.js";
 
 /** The realm's entry, compiled: beside this file in dist/, or dist/'s copy when this runs from the sources (tests). */
 const ENTRY = import.meta.url.endsWith(".ts") ? new URL("../../dist/checker/realm/entry.js", import.meta.url) : new URL("./entry.js", import.meta.url);
@@ -98,6 +99,8 @@ class RealmThread {
   private ended = false;
   private mapStack: (stack: string) => string = (stack) => stack;
   private readonly printed = new TextsByTest();
+  /** The membrane's practice while the realm waits, when it rehearses (see practice.ts). */
+  private readonly practice: PracticeHost | null;
 
   constructor(
     readonly sdkUrl: string,
@@ -117,10 +120,12 @@ class RealmThread {
     this.membrane = new Membrane(port1, bells, 0, locals, limitMs, (why) => this.end(REALM_MESSAGES.stuck(why)), true);
     this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));
     this.membrane.onOutput = (text, test) => this.printed.add(text, test);
+    this.practice = rehearsal ? new PracticeHost({ ...locals, mapStack: undefined, beforePost: undefined }, rehearsal.weather, limitMs) : null;
+    const practice = this.practice && { port: this.practice.realmEnd, bells: this.practice.bells };
     this.worker = new Worker(ENTRY, {
-      workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal },
+      workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal, practice },
       execArgv: realmFlags(),
-      transferList: [port2],
+      transferList: practice ? [port2, practice.port] : [port2],
       resourceLimits: { maxOldGenerationSizeMb: heapLimitMb() },
       stdout: true,
       stderr: true,
@@ -144,6 +149,7 @@ class RealmThread {
 
   /** Loads the learner's bundle; resolves to its exports, as handles, or rejects with why it could not. */
   load(bundle: RealmBundle): Promise<Record<string, unknown>> {
+    this.practice?.stop();
     this.mapStack = stackMapper(bundle.map);
     return new Promise((resolve, reject) => {
       this.worker.once("message", (ready: { ok: boolean; value: unknown }) => {

@@ -39,6 +39,8 @@ function spawnWorker(spec: SpawnSpec, preload: string, rehearse: boolean, oneFil
     ...spec.execArgv,
     `--min-semi-space-size=${YOUNG_GENERATION_MB}`,
     `--conditions=${BUNDLED_SDK_CONDITION}`,
+    // For sweepYoungGarbage (young-garbage.ts) once a warm-up is over.
+    "--expose-gc",
     `--import=${preload}`,
     spec.entrypoint,
   ];

@@ -9,6 +9,7 @@ import Anthropic from "#anthropic-sdk";
 import { pathToFileURL } from "node:url";
 import { prepareSpareRealm } from "../../realm/host.js";
 import { rehearseUntil } from "./rehearsal.js";
+import { sweepYoungGarbage } from "./young-garbage.js";
 import { startProvider } from "../../testing/index.js";
 import { lazyRunChunkFiles } from "../vitest-internals.js";
 
@@ -31,6 +32,7 @@ export async function warmUp(again: boolean): Promise<void> {
     // The realm the learner's code will run in rehearses its own SDK beside this one (checker/realm/).
     prepareSpareRealm(urls, again);
     await rehearseUntil(Anthropic as unknown as Parameters<typeof rehearseUntil>[0], urls, halt.signal);
+    if (!halt.signal.aborted) sweepYoungGarbage();
   } finally {
     process.stdin.off("data", stop);
     process.stdin.pause();
