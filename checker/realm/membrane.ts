@@ -45,6 +45,23 @@ function ringsSoon(bells: Int32Array, side: number, seen: number, from: number):
     if ((i & 63) === 0 && monotonic() - from > SPIN_MS) return false;
   }
 }
+
+/**
+ * Watches only while watching pays: on a machine busy with other work the answer comes late,
+ * and watching would take a core from whoever is to answer. After three watches in a row that
+ * ended in sleep, it sleeps at once, and tries watching again every 32nd wait.
+ */
+class BellWatch {
+  private misses = 0;
+  private skipped = 0;
+
+  ringsSoon(bells: Int32Array, side: number, seen: number, from: number): boolean {
+    if (this.misses >= 3 && ++this.skipped % 32 !== 0) return false;
+    const rang = ringsSoon(bells, side, seen, from);
+    this.misses = rang ? 0 : this.misses + 1;
+    return rang;
+  }
+}
 const stuckFor = (limitMs: number) => `it kept running for more than ${(limitMs / 1000).toFixed(1)} s without returning (an endless loop?)`;
 const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
 
@@ -108,6 +125,7 @@ export class Membrane {
   /** The shape of each object handed out, as first seen (see shapeOf). */
   private readonly shapes = new Map<number, { methods: string[]; later: string[] }>();
   private stopped: RealmStopped | null = null;
+  private readonly watch = new BellWatch();
 
   constructor(
     private readonly port: MessagePort,
@@ -470,7 +488,7 @@ export class Membrane {
         continue;
       }
       const from = monotonic();
-      if (!ringsSoon(this.bells, this.side, seen, from)) Atomics.wait(this.bells, this.side, seen, Number.isFinite(left) ? left : undefined);
+      if (!this.watch.ringsSoon(this.bells, this.side, seen, from)) Atomics.wait(this.bells, this.side, seen, Number.isFinite(left) ? left : undefined);
       waited += monotonic() - from;
     }
   }
