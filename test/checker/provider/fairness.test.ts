@@ -44,8 +44,10 @@ describe("fairness", () => {
       }
       const [largeMs, got] = await largeRun;
       expect(got.status).toBe(200);
-      // Waiting their turn behind the whole large request, small ones would take about half of it each, and few would finish.
-      expect(during.length).toBeGreaterThanOrEqual(10);
+      // Waiting their turn behind the whole large request, a small one would finish only once it is done: none
+      // (or the one already in flight) would finish during it, and that one would take about all of it. How many
+      // fit depends on how fast this machine counts the large one, so the count asks only for a median to exist.
+      expect(during.length, "small requests answered while the large one was being worked on").toBeGreaterThanOrEqual(3);
       expect(median(during) / largeMs).toBeLessThan(0.25);
     },
     60_000,
