@@ -36,10 +36,10 @@ const { workerData, parentPort } = require("node:worker_threads");
 `;
 
 function practise() {
-  const before = provider.requests.length;
+  const before = provider.requests.at(-1)?.seq ?? 0;
   const host = new PracticeHost({ sdk: Anthropic as never, tests: testContext }, provider.url("weather"), 5_000);
   const realm = new Worker(REALM_SIDE, { eval: true, workerData: { port: host.realmEnd, bells: host.bells }, transferList: [host.realmEnd] });
-  const sent = () => provider.requests.slice(before).filter((r) => r.apiKey?.startsWith("practice-"));
+  const sent = () => provider.requests.filter((r) => r.seq > before && r.apiKey?.startsWith("practice-"));
   return { host, realm, sent };
 }
 
