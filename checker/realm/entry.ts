@@ -12,7 +12,7 @@ import { ImportRefused, judgeSpecifier, SDK_SPECIFIER } from "../run/walls/impor
 import { REALM_IMPORT } from "./runtime-reach.js";
 import { type RehearsalUrls, rehearseUntil } from "../run/workers/rehearsal.js";
 import { testContext } from "./test-context.js";
-import { offerPractice } from "./practice.js";
+import { offerPractice, type PracticeChannel } from "./practice.js";
 
 if (process.env[SIGNALS_ENV] === "own") refuseForeignSignals();
 // The spare's --expose-gc is for the lab (young-garbage.ts took it on import), not for the learner's code
@@ -53,7 +53,7 @@ const { port, bells, sdkUrl, clock, rehearsal, practice } = workerData as {
   /** A provider to rehearse against while the learner's code has not arrived (see rehearsal.ts). */
   rehearsal: RehearsalUrls | null;
   /** A channel of its own to practise the membrane on while waiting (see practice.ts). */
-  practice: { port: import("node:worker_threads").MessagePort; bells: Int32Array } | null;
+  practice: PracticeChannel | null;
 };
 
 // The very SDK the learner's bundle imports, so a client built here passes its instanceof checks.
@@ -67,8 +67,7 @@ if (rehearsal) {
   const halt = new AbortController();
   void arrived.then(() => halt.abort());
   await rehearseUntil(Anthropic as Parameters<typeof rehearseUntil>[0], rehearsal, halt.signal);
-  if (practice && !halt.signal.aborted)
-    practising = offerPractice(practice.port, practice.bells, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch, tests: testContext });
+  if (practice && !halt.signal.aborted) practising = offerPractice(practice, { sdk: Anthropic as unknown as Locals["sdk"], wrapFetch, tests: testContext });
 }
 const { code, root } = await arrived;
 practising?.done();

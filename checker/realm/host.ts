@@ -121,7 +121,7 @@ class RealmThread {
     this.membrane.onExit = (exitCode) => this.end(REALM_MESSAGES.exited(exitCode));
     this.membrane.onOutput = (text, test) => this.printed.add(text, test);
     this.practice = rehearsal ? new PracticeHost({ ...locals, mapStack: undefined, beforePost: undefined }, rehearsal.weather, limitMs) : null;
-    const practice = this.practice && { port: this.practice.realmEnd, bells: this.practice.bells };
+    const practice = this.practice?.realmSide ?? null;
     this.worker = new Worker(ENTRY, {
       workerData: { port: port2, bells, sdkUrl, clock: this.membrane.encode(clock), rehearsal, practice },
       execArgv: realmFlags(),

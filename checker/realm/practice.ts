@@ -9,6 +9,13 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { type Locals, Membrane, RealmStopped } from "./membrane.js";
 import { sweepYoungGarbage } from "../run/workers/young-garbage.js";
+import { WEATHER } from "../run/workers/rehearsal.js";
+
+/** The realm's end of a practice channel, handed to its thread in workerData (its port transferred). */
+export interface PracticeChannel {
+  port: MessagePort;
+  bells: Int32Array;
+}
 
 /** What the realm's side offers to practise on: the shapes hidden tests send across. */
 export const practiceExports = {
@@ -66,7 +73,7 @@ interface ClientLike {
 }
 
 /** The realm's side: offers the practice exports on `port` until `done` (the learner's code arrived). */
-export function offerPractice(port: MessagePort, bells: Int32Array, locals: Locals): { done(): void } {
+export function offerPractice({ port, bells }: PracticeChannel, locals: Locals): { done(): void } {
   const membrane = new Membrane(port, bells, 1, locals, Number.POSITIVE_INFINITY);
   // Each export its own handle, as the learner's module's are (see entry.ts).
   const exports = Object.fromEntries(Object.entries(practiceExports).map(([name, value]) => [name, membrane.encode(value)]));
@@ -81,20 +88,14 @@ export function offerPractice(port: MessagePort, bells: Int32Array, locals: Loca
 
 export const PRACTICE_ROUNDS = 40;
 
-const WEATHER_TOOL = {
-  name: "get_weather",
-  description: "Weather for a city",
-  input_schema: { type: "object", properties: { city: { type: "string" }, day: { type: "string" } }, required: ["city"] },
-};
-
 /**
  * The trusted side of a practice channel: once the realm offers its exports, runs rounds of
  * calls through them against `url` (a rehearsal provider's) until PRACTICE_ROUNDS, a failure,
  * or `stop()`. Whatever goes wrong only ends the practice.
  */
 export class PracticeHost {
-  readonly realmEnd: MessagePort;
-  readonly bells = new Int32Array(new SharedArrayBuffer(12));
+  /** For the realm's thread: its port goes in the Worker's transferList. */
+  readonly realmSide: PracticeChannel;
   private readonly membrane: Membrane;
   private stopping = false;
   private offered = false;
@@ -108,8 +109,9 @@ export class PracticeHost {
     limitMs: number,
   ) {
     const { port1, port2 } = new MessageChannel();
-    this.realmEnd = port2;
-    this.membrane = new Membrane(port1, this.bells, 0, locals, limitMs, () => this.stop(), true);
+    const bells = new Int32Array(new SharedArrayBuffer(12));
+    this.realmSide = { port: port2, bells };
+    this.membrane = new Membrane(port1, bells, 0, locals, limitMs, () => this.stop(), true);
     port1.once("message", (message: { k?: string; exports?: unknown }) => {
       if (message.k !== "practice" || this.stopping) return this.markFinished(0);
       void this.practise(this.membrane.decode(message.exports) as typeof practiceExports);
@@ -117,7 +119,7 @@ export class PracticeHost {
     port1.once("close", () => {
       // A round in flight then fails, and the practice reports the rounds it ran.
       this.membrane.stop(new RealmStopped("practice is over"));
-      if (this.offered === false) this.markFinished(0);
+      if (!this.offered) this.markFinished(0);
     });
     // The realm closes its end when the learner's code arrives; nothing here keeps a process up.
     port1.unref();
@@ -145,7 +147,7 @@ export class PracticeHost {
       for (; round < PRACTICE_ROUNDS; round++) {
         next();
         const client = new Anthropic({ baseURL: this.url, apiKey: `practice-${round}`, maxRetries: 0 });
-        await realm.loop(client, `Weather in Paris, Tokyo and Lima? (${round})`, [WEATHER_TOOL], dispatch, options).catch(() => undefined);
+        await realm.loop(client, `Weather in Paris, Tokyo and Lima? (${round})`, [WEATHER], dispatch, options).catch(() => undefined);
         next();
         const tally = new realm.Tally({ step: 2, name: "practice" });
         tally.add(round);

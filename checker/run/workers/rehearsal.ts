@@ -19,7 +19,8 @@ export interface RehearsalUrls {
 /** Enough rehearsals to reach the optimised tiers; bounded so an unused spare goes quiet. */
 export const MAX_PASSES = 40;
 
-const WEATHER = {
+/** The one tool a rehearsal offers (the membrane's practice offers it too: realm/practice.ts). */
+export const WEATHER = {
   name: "get_weather",
   description: "Weather for a city",
   input_schema: { type: "object" as const, properties: { city: { type: "string" }, day: { type: "string" } }, required: ["city"] },

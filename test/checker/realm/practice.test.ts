@@ -27,7 +27,7 @@ const { workerData, parentPort } = require("node:worker_threads");
   const { offerPractice } = await import(${JSON.stringify(dist("checker/realm/practice.js"))});
   const { testContext } = await import(${JSON.stringify(dist("checker/realm/test-context.js"))});
   const Anthropic = (await import(${JSON.stringify(import.meta.resolve("@anthropic-ai/sdk"))})).default;
-  const practising = offerPractice(workerData.port, workerData.bells, { sdk: Anthropic, tests: testContext });
+  const practising = offerPractice(workerData, { sdk: Anthropic, tests: testContext });
   parentPort.once("message", () => {
     practising.done();
     parentPort.postMessage("done");
@@ -38,7 +38,7 @@ const { workerData, parentPort } = require("node:worker_threads");
 function practise() {
   const before = provider.requests.at(-1)?.seq ?? 0;
   const host = new PracticeHost({ sdk: Anthropic as never, tests: testContext }, provider.url("weather"), 5_000);
-  const realm = new Worker(REALM_SIDE, { eval: true, workerData: { port: host.realmEnd, bells: host.bells }, transferList: [host.realmEnd] });
+  const realm = new Worker(REALM_SIDE, { eval: true, workerData: host.realmSide, transferList: [host.realmSide.port] });
   const sent = () => provider.requests.filter((r) => r.seq > before && r.apiKey?.startsWith("practice-"));
   return { host, realm, sent };
 }
