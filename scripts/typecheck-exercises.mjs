@@ -1,7 +1,9 @@
 // Type-checks the exercise files (exercises/tsconfig.json: stubs, solutions, mutants, alternatives,
-// references), then every exercises/*/hidden.test.ts the way the checker runs it: "lab:impl" is
-// the exercise's solution, "lab:test" the shared test helpers and "lab:support" its own support/. The mapping differs per exercise, so
-// each hidden test gets its own program; all share one compiler host, so each file is parsed once.
+// references) and every exercises/*/hidden.test.ts the way the checker runs it: "lab:impl" is the
+// exercise's solution, "lab:test" the shared test helpers and "lab:support" its own support/.
+// The mapping differs per exercise, so it is made per importing file rather than by `paths`: then
+// everything is one program with one type checker, where a program per hidden test rebuilt the
+// same types thirteen times (10.5 s against ~5 s on 2 cores).
 import { readdirSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ts from "typescript";
@@ -10,41 +12,40 @@ import { loadExercises } from "../dist/checker/model/exercises.js";
 const root = resolve(import.meta.dirname, "..");
 const exercisesDir = join(root, "exercises");
 const { config } = ts.readConfigFile(join(exercisesDir, "tsconfig.json"), ts.sys.readFile);
-const { options: base, fileNames } = ts.parseJsonConfigFileContent(config, ts.sys, exercisesDir);
+const { options, fileNames } = ts.parseJsonConfigFileContent(config, ts.sys, exercisesDir);
 const helpers = join(root, "checker/testing/index.ts");
 // The mutants are checked as the full files the runner runs (dist/exercises/*/mutants/): loading
 // the exercises writes any that are older than their diff or its base.
 loadExercises(exercisesDir, join(root, "solutions"));
 
-const host = ts.createCompilerHost(base);
-const parsed = new Map();
-const readSource = host.getSourceFile;
-host.getSourceFile = (fileName, languageVersion, ...rest) => {
-  const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
-  if (!parsed.has(key)) parsed.set(key, readSource.call(host, fileName, languageVersion, ...rest));
-  return parsed.get(key);
-};
-
-/** Reports the program's errors; true when there are none. */
-function check(program) {
-  const diagnostics = ts.getPreEmitDiagnostics(program);
-  if (diagnostics.length > 0) process.stderr.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
-  return diagnostics.length === 0;
-}
-
-const filesClean = check(ts.createProgram({ rootNames: fileNames, options: base, host }));
-let failed = 0;
-let checked = 0;
+/** Each hidden test's file → what its "lab:…" names stand for. */
+const bindings = new Map();
 for (const folder of readdirSync(exercisesDir).sort()) {
   const hiddenTest = join(exercisesDir, folder, "hidden.test.ts");
   if (!existsSync(hiddenTest)) continue;
-  const solution = join(root, "solutions", `${folder}.ts`);
   const support = join(exercisesDir, folder, "support", "index.ts");
-  const paths = { "lab:impl": [solution], "lab:test": [helpers], ...(existsSync(support) ? { "lab:support": [support] } : {}) };
-  const options = { ...base, baseUrl: root, paths };
-  const program = ts.createProgram({ rootNames: [hiddenTest], options, host });
-  checked++;
-  if (!check(program)) failed++;
+  bindings.set(hiddenTest, {
+    "lab:impl": join(root, "solutions", `${folder}.ts`),
+    "lab:test": helpers,
+    ...(existsSync(support) ? { "lab:support": support } : {}),
+  });
 }
-console.log(`exercise files (${fileNames.length}) ${filesClean ? "clean" : "with errors"}; hidden tests type-checked: ${checked}, with errors: ${failed}`);
-process.exitCode = filesClean && failed === 0 ? 0 : 1;
+
+const host = ts.createCompilerHost(options);
+const cache = ts.createModuleResolutionCache(root, (name) => name, options);
+host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, sourceFile) =>
+  literals.map((literal) => {
+    const bound = bindings.get(resolve(containingFile))?.[literal.text];
+    if (bound) return { resolvedModule: { resolvedFileName: bound, extension: ts.Extension.Ts, isExternalLibraryImport: false } };
+    const mode = ts.getModeForUsageLocation(sourceFile, literal, compilerOptions);
+    return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirected, mode);
+  });
+
+const program = ts.createProgram({ rootNames: [...fileNames, ...bindings.keys()], options, host });
+const diagnostics = ts.getPreEmitDiagnostics(program);
+if (diagnostics.length > 0) process.stderr.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
+const inTests = diagnostics.filter((d) => d.file && bindings.has(resolve(d.file.fileName))).length;
+console.log(
+  `exercise files (${fileNames.length}) and hidden tests (${bindings.size}) type-checked: ${diagnostics.length} errors, ${inTests} of them in hidden tests`,
+);
+process.exitCode = diagnostics.length === 0 ? 0 : 1;
