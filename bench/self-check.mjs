@@ -1,8 +1,8 @@
 // npm run bench:self-check [-- N …] [-- --together] — how long the self-check takes, per exercise and per run.
 //
 // Two Runners, as test/self-check.test.ts uses them (2 workers each): one runs each exercise's
-// solution, stub, mutants, alternatives and tier 3 reference as one batch, the other runs the
-// correct files (solution, alternatives, tier 3) again behind grading's walls. Prints each
+// solution, stub and mutants, the other, at the same time, the files that must pass everything
+// (solution, alternatives, tier 3 reference) behind grading's walls. Prints each
 // exercise's wall time for both, its runs and the wall time per run, and the median and slowest
 // time a run spent in its own tests, then the total and the load average, because a busy
 // machine stretches every figure.
@@ -14,7 +14,7 @@ import { loadavg } from "node:os";
 import { labPaths } from "../dist/checker/paths.js";
 import { loadExercises } from "../dist/checker/model/exercises.js";
 import { Runner } from "../dist/checker/run/runner.js";
-import { correctFilesPass, selfCheck } from "../dist/checker/self-check/self-check.js";
+import { selfCheck } from "../dist/checker/self-check/self-check.js";
 import { DEFAULT_MEMORY_MB } from "../dist/src/grade/options.js";
 import { walledRunnerOptions } from "../dist/src/grade/sandbox.js";
 
@@ -52,34 +52,30 @@ console.log(`runner start: ${seconds(startup)} (${WORKERS} workers, load average
 let problems = 0;
 if (together) {
   const before = performance.now();
-  const verdicts = await selfCheck(runner, exercises);
+  const verdicts = await selfCheck(runner, exercises, { runner: walled, where: "walled" });
   problems = verdicts.reduce((n, v) => n + v.problems.length, 0);
-  const runs = verdicts.reduce((n, v) => n + 2 + v.mutants.length + v.alternatives.length + (v.reference ? 1 : 0), 0);
+  const runs = verdicts.reduce((n, v) => n + 3 + v.mutants.length + v.alternatives.length + (v.reference ? 1 : 0), 0);
   const wall = performance.now() - before;
   console.log(`all together: ${seconds(wall)} wall for ${runs} runs (${seconds(wall / runs)} a run)${problems ? `, ${problems} problem(s)` : ""}`);
 }
 for (const exercise of together ? [] : exercises) {
   const before = performance.now();
-  const timed = [];
-  const timing = {
-    ...runner,
+  const timed = { here: [], walled: [] };
+  const timing = (on, into) => ({
     runMany: async (requests) => {
-      const results = await runner.runMany(requests);
-      timed.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
+      const results = await on.runMany(requests);
+      into.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
       return results;
     },
-  };
-  const [verdict] = await selfCheck(timing, [exercise]);
+  });
+  const [verdict] = await selfCheck(timing(runner, timed.here), [exercise], { runner: timing(walled, timed.walled), where: "walled" });
   const wall = performance.now() - before;
-  const beforeWalled = performance.now();
-  const [outcome] = await correctFilesPass(walled, [exercise], "walled");
-  const wallWalled = performance.now() - beforeWalled;
-  const correct = 1 + exercise.alternatives.length + (exercise.references[3] ? 1 : 0);
-  problems += verdict.problems.length + outcome.problems.length;
+  const runs = [...timed.here, ...timed.walled];
+  problems += verdict.problems.length;
   console.log(
-    `${exercise.id}: ${seconds(wall + wallWalled)} = ${seconds(wall)} for ${timed.length} runs (${seconds(wall / timed.length)} a run) ` +
-      `+ ${seconds(wallWalled)} for ${correct} walled; time in tests per run: median ${seconds(median(timed))}, slowest ${seconds(Math.max(...timed))}` +
-      (verdict.problems.length + outcome.problems.length ? `, ${verdict.problems.length + outcome.problems.length} problem(s)` : ""),
+    `${exercise.id}: ${seconds(wall)} for ${timed.here.length} runs + ${timed.walled.length} walled (${seconds(wall / runs.length)} a run); ` +
+      `time in tests per run: median ${seconds(median(runs))}, slowest ${seconds(Math.max(...runs))}` +
+      (verdict.problems.length ? `, ${verdict.problems.length} problem(s)` : ""),
   );
 }
 await Promise.all([runner.close(), walled.close()]);

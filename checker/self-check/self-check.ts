@@ -54,6 +54,8 @@ export interface ExerciseRuns {
   mutants: RunResult[];
   reference?: RunResult | null;
   alternatives?: RunResult[];
+  /** Set when the reference and the alternatives ran elsewhere ("walled"), with the solution run there too. */
+  elsewhere?: { where: string; solution: RunResult } | undefined;
 }
 
 export const SELF_CHECK_MESSAGES = {
@@ -125,9 +127,11 @@ export function judge(exercise: Exercise, runs: ExerciseRuns): ExerciseVerdict {
     if (bug && mutant && !mutant.loadError && !mutant.killedBy.includes(t.name)) problems.push(SELF_CHECK_MESSAGES.namedBugMissed(t.name, bug));
   }
 
-  const reference = runs.reference ? judgeCorrectFile(REFERENCE_LABEL, runs.reference, tests, problems) : null;
+  const at = runs.elsewhere ? ` (${runs.elsewhere.where})` : "";
+  if (runs.elsewhere) judgeCorrectFile(`the solution${at}`, runs.elsewhere.solution, tests, problems);
+  const reference = runs.reference ? judgeCorrectFile(REFERENCE_LABEL + at, runs.reference, tests, problems) : null;
   const alternatives = exercise.alternatives.map((file, i) =>
-    judgeCorrectFile(alternativeLabel(file), runs.alternatives?.[i] ?? missingRun(file), tests, problems),
+    judgeCorrectFile(alternativeLabel(file) + at, runs.alternatives?.[i] ?? missingRun(file), tests, problems),
   );
 
   const uniqueKills: Record<string, string[]> = Object.fromEntries(tests.map((name) => [name, [] as string[]]));
@@ -171,21 +175,29 @@ function missingRun(file: string): RunResult {
   };
 }
 
-/** The files an exercise's self-check runs, in the order `judge` reads them back. */
-function filesOf(exercise: Exercise): { files: string[]; judgeRuns: (results: RunResult[]) => ExerciseVerdict } {
+/**
+ * The files an exercise's self-check runs, in the order `judge` reads them back: the solution,
+ * the stub and the mutants, then the alternatives and the tier 3 reference, or, when those run
+ * elsewhere, that second list led by the solution once more.
+ */
+function filesOf(exercise: Exercise, elsewhere: string | null) {
   const reference = exercise.references[3] ?? null;
-  const files = [exercise.solution, exercise.stub, ...exercise.mutants.map((m) => m.file), ...exercise.alternatives, ...(reference ? [reference] : [])];
-  const mutantEnd = 2 + exercise.mutants.length;
-  const alternativeEnd = mutantEnd + exercise.alternatives.length;
-  const judgeRuns = (results: RunResult[]) =>
-    judge(exercise, {
-      solution: results[0]!,
-      stub: results[1]!,
-      mutants: results.slice(2, mutantEnd),
-      alternatives: results.slice(mutantEnd, alternativeEnd),
-      reference: reference ? results[alternativeEnd]! : null,
+  const correct = [...exercise.alternatives, ...(reference ? [reference] : [])];
+  const here = [exercise.solution, exercise.stub, ...exercise.mutants.map((m) => m.file), ...(elsewhere === null ? correct : [])];
+  const there = elsewhere === null ? [] : [exercise.solution, ...correct];
+  const judgeRuns = (hereRuns: RunResult[], thereRuns: RunResult[]) => {
+    const mutantEnd = 2 + exercise.mutants.length;
+    const correctRuns = elsewhere === null ? hereRuns.slice(mutantEnd) : thereRuns.slice(1);
+    return judge(exercise, {
+      solution: hereRuns[0]!,
+      stub: hereRuns[1]!,
+      mutants: hereRuns.slice(2, mutantEnd),
+      alternatives: correctRuns.slice(0, exercise.alternatives.length),
+      reference: reference ? correctRuns[exercise.alternatives.length]! : null,
+      elsewhere: elsewhere === null ? undefined : { where: elsewhere, solution: thereRuns[0]! },
     });
-  return { files, judgeRuns };
+  };
+  return { here, there, judgeRuns };
 }
 
 /**
@@ -194,52 +206,33 @@ function filesOf(exercise: Exercise): { files: string[]; judgeRuns: (results: Ru
  */
 export const SELF_CHECK_OWNER = "the lab's own exercise files";
 
-/**
- * Runs the solution, the stub, every mutant, every alternative and the tier 3 reference of each
- * exercise, all in one batch so the workers never wait for one exercise's slowest file.
- */
-export async function selfCheck(runner: Pick<Runner, "runMany">, exercises: Exercise[]): Promise<ExerciseVerdict[]> {
-  const plans = exercises.map((exercise) => ({ exercise, ...filesOf(exercise) }));
+/** Runs each file on `runner`, as the lab's own, and hands the results back per plan, in order. */
+async function runInOrder(runner: Pick<Runner, "runMany">, plans: { exercise: Exercise; files: string[] }[]): Promise<RunResult[][]> {
   const results = await runner.runMany(plans.flatMap((p) => p.files.map((implFile) => ({ exercise: p.exercise, implFile, owner: SELF_CHECK_OWNER }))));
   let at = 0;
-  return plans.map((plan) => {
-    const mine = results.slice(at, at + plan.files.length);
-    at += plan.files.length;
-    return plan.judgeRuns(mine);
-  });
+  return plans.map((p) => results.slice(at, (at += p.files.length)));
 }
 
 /**
- * Runs the files that must pass every hidden test (the solution, every alternative, the tier 3
- * reference) on `runner`, one that runs them behind grading's walls say, since a correct
- * learner file graded there must pass as it does on the live screen. Per exercise: the tests
- * the solution ran there, and the problems, each file named with `where` it ran.
+ * Runs the solution, the stub, every mutant, every alternative and the tier 3 reference of each
+ * exercise, all in one batch so the workers never wait for one exercise's slowest file. Given
+ * `elsewhere` (grading's walls, say), the files that must pass everything run there instead, the
+ * solution among them, at the same time as the rest: a correct file must pass in both places,
+ * and passing behind the walls is the stricter of the two.
  */
-export async function correctFilesPass(
+export async function selfCheck(
   runner: Pick<Runner, "runMany">,
   exercises: Exercise[],
-  where: string,
-): Promise<{ tests: string[]; problems: string[] }[]> {
-  const plans = exercises.map((exercise) => {
-    const reference = exercise.references[3];
-    const files: [implFile: string, label: string][] = [
-      [exercise.solution, "the solution"],
-      ...exercise.alternatives.map((file): [string, string] => [file, alternativeLabel(file)]),
-      ...(reference ? [[reference, REFERENCE_LABEL] as [string, string]] : []),
-    ];
-    return { exercise, files };
-  });
-  const results = await runner.runMany(plans.flatMap((p) => p.files.map(([implFile]) => ({ exercise: p.exercise, implFile, owner: SELF_CHECK_OWNER }))));
-  let at = 0;
-  return plans.map(({ files }) => {
-    const runs = results.slice(at, at + files.length);
-    at += files.length;
-    const tests = runs[0]!.tests.map((t) => t.name);
-    const problems: string[] = [];
-    if (tests.length === 0 && !runs[0]!.error) problems.push(SELF_CHECK_MESSAGES.correctFileError(`the solution (${where})`, SELF_CHECK_MESSAGES.noTests));
-    files.forEach(([, label], i) => judgeCorrectFile(`${label} (${where})`, runs[i]!, tests, problems));
-    return { tests, problems };
-  });
+  elsewhere?: { runner: Pick<Runner, "runMany">; where: string },
+): Promise<ExerciseVerdict[]> {
+  const plans = exercises.map((exercise) => ({ exercise, ...filesOf(exercise, elsewhere?.where ?? null) }));
+  const batch = (on: Pick<Runner, "runMany">, files: "here" | "there") =>
+    runInOrder(
+      on,
+      plans.map((p) => ({ exercise: p.exercise, files: p[files] })),
+    );
+  const [here, there] = await Promise.all([batch(runner, "here"), elsewhere ? batch(elsewhere.runner, "there") : plans.map(() => [])]);
+  return plans.map((plan, i) => plan.judgeRuns(here[i]!, there[i]!));
 }
 
 /** The self-check's report: what killed each mutant, how the correct files did, and every problem in words. */

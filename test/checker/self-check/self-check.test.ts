@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { selfCheck, SELF_CHECK_MESSAGES } from "../../../checker/self-check/self-check.js";
 import { Runner } from "../../../checker/run/runner.js";
@@ -81,4 +81,17 @@ test("a stub that already passes a test is reported, because that test cannot fa
   );
   const [verdict] = await selfCheck(runner, [fixtureCopy({ stubSource })]);
   expect(verdict!.problems).toEqual([SELF_CHECK_MESSAGES.stubPasses(ADDS)]);
+});
+
+test("given a second runner, the files that must pass everything run there, the solution once more among them, and are named with where they ran", async () => {
+  const exercise = fixtureCopy({ tiers: [1, 3], files: { "reference/tier3.ts": solution, "alternatives/blind.ts": blind } });
+  const ranOn = { here: [] as string[], there: [] as string[] };
+  const recording = (into: string[]): Pick<Runner, "runMany"> => ({
+    runMany: (requests) => (into.push(...requests.map((r) => relative(exercise.dir, r.implFile))), runner.runMany(requests)),
+  });
+  const [verdict] = await selfCheck(recording(ranOn.here), [exercise], { runner: recording(ranOn.there), where: "walled" });
+  expect(ranOn.there).toEqual([relative(exercise.dir, exercise.solution), "alternatives/blind.ts", "alternatives/sum-by-reduce.ts", "reference/tier3.ts"]);
+  expect(ranOn.here.filter((file) => /^(alternatives|reference)\//.test(file))).toEqual([]);
+  expect(verdict!.reference).toEqual({ file: "reference/tier3.ts (walled)", passed: 3, total: 3 });
+  expect(verdict!.problems).toEqual([SELF_CHECK_MESSAGES.correctFileFails("alternatives/blind.ts (walled)", CJS, WHY_BLIND)]);
 });
