@@ -7,11 +7,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { labPaths } from "../../../checker/paths.js";
 import { loadExercises } from "../../../checker/model/exercises.js";
 import { launchChromium, VIEWPORT } from "./chromium.js";
-import { generateClass, type Handed } from "./generate-class.js";
+import { everyKind, generateClass, type Handed } from "./generate-class.js";
 import { declaredTests, ROOT, tempDir } from "./support.js";
 import { labCheckout, readWorkflow, runCommand, runJob } from "./workflow.js";
 
@@ -19,14 +19,14 @@ const lab = labPaths();
 /** Exercise 1 handed in by everyone (solutions, alternatives, each of its bugs, the stub), exercise 3 by nobody. */
 const EXERCISES = "1,3";
 const chosen = loadExercises(lab.exercises, lab.solutions).filter((e) => e.number === 1 || e.number === 3);
-/**
- * The fewest learners among whom the generator hands in every kind of exercise 1 file: each
- * bug by at least one, some bugs by two learners (copies of each other) and some by one. Grading
- * costs time per learner and more of them prove nothing new (at 60, no bug had a single learner);
- * the first test below fails if this ever stops covering every kind.
- */
-const LEARNERS = 28;
 const exercise1 = chosen.find((e) => e.number === 1)!;
+/**
+ * A learner for each kind of exercise 1 file, then two from the generator's spread, so some bug
+ * is handed in by two learners (copies of each other) and the others by one; rounded up to an
+ * even class, whose pairs the four shards split evenly. Grading costs time per learner and more
+ * of them prove nothing new; the first test below fails if this ever stops covering every kind.
+ */
+const LEARNERS = 2 * Math.ceil((everyKind(exercise1).length + 2) / 2);
 const FORMATS = { md: "md", html: "html", junit: "xml" } as const;
 type Reports = Record<keyof typeof FORMATS, string>;
 
@@ -44,7 +44,7 @@ const read = (dir: string, base: string): Reports =>
 
 beforeAll(async () => {
   work = tempDir("class-report");
-  handed = generateClass(join(work, "generated"), chosen, { learners: LEARNERS, unsubmitted: [3] });
+  handed = generateClass(join(work, "generated"), chosen, { learners: LEARNERS, unsubmitted: [3], eachKindFirst: true });
   const workflow = readWorkflow(join(ROOT, "examples/github-actions/grade-class.yml"));
   const artifacts = join(work, "artifacts");
   const shards = (workflow.jobs["grade"] as unknown as { strategy: { matrix: { shard: number[] } } }).strategy.matrix.shard;
@@ -207,11 +207,17 @@ declare class DOMParser {
 }
 
 describe("the HTML report in Chromium", () => {
+  // One browser for both pages: a launch costs more than either check.
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(() => browser?.close());
+
   test("it opens offline and shows the grid, the rates and the misconception map, sized for 1280×800 with no sideways scroll", async () => {
     const file = join(work, "report/report.html");
-    const browser = await launchChromium();
+    const page = await browser.newPage();
     try {
-      const page = await browser.newPage();
       const requests: string[] = [];
       page.on("request", (request) => void requests.push(request.url()));
       await page.goto(`file://${file}`);
@@ -245,14 +251,13 @@ describe("the HTML report in Chromium", () => {
       await page.screenshot({ path: shot });
       expect(readFileSync(shot).subarray(1, 4).toString()).toBe("PNG");
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 120_000);
 
   test("the JUnit report is well-formed XML: a testsuite per learner × exercise, a testcase per hidden test", async () => {
-    const browser = await launchChromium();
+    const page = await browser.newPage();
     try {
-      const page = await browser.newPage();
       const parsed = await page.evaluate((xml) => {
         const doc = new DOMParser().parseFromString(xml, "application/xml");
         const suite = doc.querySelector("testsuite[name='learner-02/01-tool-loop']");
@@ -268,7 +273,7 @@ describe("the HTML report in Chromium", () => {
       expect(parsed.cases).toBe(declaredTests(join(ROOT, "exercises/01-tool-loop/hidden.test.ts")));
       expect(parsed.failures).toContain(exercise1.bugs["split-results"]);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 60_000);
 });

@@ -22,6 +22,12 @@ export interface ClassOptions {
   learners: number;
   /** Exercises nobody hands in (their rows are all "missing"). */
   unsubmitted?: number[];
+  /**
+   * The first learners hand in one kind of file each (the solution, each alternative, each bug,
+   * then the stub) of every exercise with that many kinds; the learners after them, the spread of
+   * `variant`. Every kind then takes as few learners as there are kinds.
+   */
+  eachKindFirst?: boolean;
 }
 
 export const learnerName = (i: number) => `learner-${String(i + 1).padStart(2, "0")}`;
@@ -46,6 +52,16 @@ export function variant(i: number, exercise: Exercise): { file: string; kind: Ki
     { file: exercise.stub, kind: "stub" as const, name: null },
   ];
   return wrong[(i >> 1) % wrong.length]!;
+}
+
+/** Every kind of file an exercise can be handed in as, in the order `eachKindFirst` hands them in. */
+export function everyKind(exercise: Exercise): { file: string; kind: Kind; name: string | null }[] {
+  return [
+    { file: exercise.solution, kind: "solution", name: null },
+    ...exercise.alternatives.map((file) => ({ file, kind: "alternative" as const, name: basename(file, ".ts") })),
+    ...exercise.mutants.map((m) => ({ file: m.file, kind: "mutant" as const, name: m.bug })),
+    { file: exercise.stub, kind: "stub", name: null },
+  ];
 }
 
 function writeNotes(dir: string, i: number, exercises: Exercise[]): void {
@@ -76,7 +92,7 @@ export function generateClass(dir: string, exercises: Exercise[], options: Class
     mkdirSync(own, { recursive: true });
     for (const exercise of exercises) {
       if (options.unsubmitted?.includes(exercise.number)) continue;
-      const { file, kind, name } = variant(i, exercise);
+      const { file, kind, name } = (options.eachKindFirst ? everyKind(exercise)[i] : undefined) ?? variant(i, exercise);
       copyFileSync(file, join(own, exercise.fileName));
       handed.push({ learner, exercise: exercise.id, kind, name });
     }
