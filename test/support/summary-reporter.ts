@@ -1,11 +1,6 @@
-import { writeFileSync } from "node:fs";
 import type { Reporter, TestModule } from "vitest/node";
 
-/**
- * Prints the one closing line CI reads: "N passed, M failed". Under `npm test`, which prints the
- * checks it ran beside the suite after it, the counts go to LAB_SUMMARY_FILE and scripts/test.mjs
- * prints the line last.
- */
+/** Prints the one closing line CI reads: "N passed, M failed". */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>): void {
     let passed = 0;
@@ -19,8 +14,6 @@ export default class SummaryReporter implements Reporter {
       if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed++;
     }
     failed += errors.length;
-    const file = process.env["LAB_SUMMARY_FILE"];
-    if (file) writeFileSync(file, JSON.stringify({ passed, failed }));
-    else process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+    process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
   }
 }
