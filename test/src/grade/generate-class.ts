@@ -35,34 +35,31 @@ export const learnerName = (i: number) => `learner-${String(i + 1).padStart(2, "
 /** Of every ten learners, how many hand in a correct file for an exercise: from 3 to 8, so exercises differ. */
 export const correctTenths = (exercise: Exercise) => 3 + ((exercise.number * 7) % 6);
 
+type Handing = { file: string; kind: Kind; name: string | null };
+
+/** The files that pass: the solution, then each alternative. */
+const correctFiles = (exercise: Exercise): Handing[] => [
+  { file: exercise.solution, kind: "solution", name: null },
+  ...exercise.alternatives.map((file) => ({ file, kind: "alternative" as const, name: basename(file, ".ts") })),
+];
+
+/** The files that fail: each bug, then the stub. */
+const wrongFiles = (exercise: Exercise): Handing[] => [
+  ...exercise.mutants.map((m) => ({ file: m.file, kind: "mutant" as const, name: m.bug })),
+  { file: exercise.stub, kind: "stub", name: null },
+];
+
 /**
  * Learner i's file for an exercise: bench/grade.mjs's spread of solutions, mutants and stubs, with
  * the alternatives among the correct files and a pass rate of its own for each exercise.
  */
-export function variant(i: number, exercise: Exercise): { file: string; kind: Kind; name: string | null } {
-  if ((i * 3 + exercise.number) % 10 < correctTenths(exercise)) {
-    const correct = [
-      { file: exercise.solution, kind: "solution" as const, name: null },
-      ...exercise.alternatives.map((file) => ({ file, kind: "alternative" as const, name: basename(file, ".ts") })),
-    ];
-    return correct[(i >> 1) % correct.length]!;
-  }
-  const wrong = [
-    ...exercise.mutants.map((m) => ({ file: m.file, kind: "mutant" as const, name: m.bug })),
-    { file: exercise.stub, kind: "stub" as const, name: null },
-  ];
-  return wrong[(i >> 1) % wrong.length]!;
+export function variant(i: number, exercise: Exercise): Handing {
+  const files = (i * 3 + exercise.number) % 10 < correctTenths(exercise) ? correctFiles(exercise) : wrongFiles(exercise);
+  return files[(i >> 1) % files.length]!;
 }
 
 /** Every kind of file an exercise can be handed in as, in the order `eachKindFirst` hands them in. */
-export function everyKind(exercise: Exercise): { file: string; kind: Kind; name: string | null }[] {
-  return [
-    { file: exercise.solution, kind: "solution", name: null },
-    ...exercise.alternatives.map((file) => ({ file, kind: "alternative" as const, name: basename(file, ".ts") })),
-    ...exercise.mutants.map((m) => ({ file: m.file, kind: "mutant" as const, name: m.bug })),
-    { file: exercise.stub, kind: "stub", name: null },
-  ];
-}
+export const everyKind = (exercise: Exercise): Handing[] => [...correctFiles(exercise), ...wrongFiles(exercise)];
 
 function writeNotes(dir: string, i: number, exercises: Exercise[]): void {
   const drills = exercises.flatMap((e, k) => {
