@@ -206,11 +206,11 @@ function filesOf(exercise: Exercise, elsewhere: string | null) {
  */
 export const SELF_CHECK_OWNER = "the lab's own exercise files";
 
-/** Runs each file on `runner`, as the lab's own, and hands the results back per plan, in order. */
-async function runInOrder(runner: Pick<Runner, "runMany">, plans: { exercise: Exercise; files: string[] }[]): Promise<RunResult[][]> {
-  const results = await runner.runMany(plans.flatMap((p) => p.files.map((implFile) => ({ exercise: p.exercise, implFile, owner: SELF_CHECK_OWNER }))));
+/** Runs `files[i]` of `exercises[i]` on `runner`, as the lab's own, and hands the results back in the same shape. */
+async function runInOrder(runner: Pick<Runner, "runMany">, exercises: Exercise[], files: string[][]): Promise<RunResult[][]> {
+  const results = await runner.runMany(files.flatMap((list, i) => list.map((implFile) => ({ exercise: exercises[i]!, implFile, owner: SELF_CHECK_OWNER }))));
   let at = 0;
-  return plans.map((p) => results.slice(at, (at += p.files.length)));
+  return files.map((list) => results.slice(at, (at += list.length)));
 }
 
 /**
@@ -225,13 +225,11 @@ export async function selfCheck(
   exercises: Exercise[],
   elsewhere?: { runner: Pick<Runner, "runMany">; where: string },
 ): Promise<ExerciseVerdict[]> {
-  const plans = exercises.map((exercise) => ({ exercise, ...filesOf(exercise, elsewhere?.where ?? null) }));
-  const batch = (on: Pick<Runner, "runMany">, files: "here" | "there") =>
-    runInOrder(
-      on,
-      plans.map((p) => ({ exercise: p.exercise, files: p[files] })),
-    );
-  const [here, there] = await Promise.all([batch(runner, "here"), elsewhere ? batch(elsewhere.runner, "there") : plans.map(() => [])]);
+  const plans = exercises.map((exercise) => filesOf(exercise, elsewhere?.where ?? null));
+  const [here, there] = await Promise.all([
+    runInOrder(runner, exercises, plans.map((p) => p.here)),
+    elsewhere ? runInOrder(elsewhere.runner, exercises, plans.map((p) => p.there)) : plans.map(() => []),
+  ]);
   return plans.map((plan, i) => plan.judgeRuns(here[i]!, there[i]!));
 }
 
