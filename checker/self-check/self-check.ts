@@ -226,9 +226,11 @@ export async function selfCheck(
   elsewhere?: { runner: Pick<Runner, "runMany">; where: string },
 ): Promise<ExerciseVerdict[]> {
   const plans = exercises.map((exercise) => filesOf(exercise, elsewhere?.where ?? null));
+  const hereFiles = plans.map((p) => p.here);
+  const thereFiles = plans.map((p) => p.there);
   const [here, there] = await Promise.all([
-    runInOrder(runner, exercises, plans.map((p) => p.here)),
-    elsewhere ? runInOrder(elsewhere.runner, exercises, plans.map((p) => p.there)) : plans.map(() => []),
+    runInOrder(runner, exercises, hereFiles),
+    elsewhere ? runInOrder(elsewhere.runner, exercises, thereFiles) : plans.map(() => []),
   ]);
   return plans.map((plan, i) => plan.judgeRuns(here[i]!, there[i]!));
 }
