@@ -38,6 +38,14 @@ export interface CodecSide {
 
 type Pending = { resolve(v: unknown): void; reject(e: unknown): void };
 
+let headersMade = false;
+/**
+ * Whether Node has built its Headers class yet. It comes with fetch, made on first use of either
+ * (~15 ms of CPU in a new realm), and until then no value can be a Headers: asking `instanceof`
+ * would build it for nothing in a realm whose code never fetches.
+ */
+const headersExist = () => headersMade || (headersMade = typeof Object.getOwnPropertyDescriptor(globalThis, "Headers")?.get !== "function");
+
 export class Codec {
   readonly handles = new HandleTable();
   /** The other side's promises, by its ids, settled when it says so (see Membrane's "settle"). */
@@ -65,7 +73,7 @@ export class Codec {
     if (value instanceof Error) return this.encodeError(value);
     if (value instanceof AbortSignal) return this.encodeSignal(value);
     if (value instanceof this.locals.sdk) return this.encodeClient(value as Record<string, unknown>);
-    if (value instanceof Headers) return { [MARK]: "headers", entries: [...value] };
+    if (headersExist() && value instanceof Headers) return { [MARK]: "headers", entries: [...value] };
     if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
     if (Array.isArray(value)) return value.map((item) => this.encode(item, depth + 1));
     if (isPlainData(value, depth)) {

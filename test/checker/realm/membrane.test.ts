@@ -150,6 +150,19 @@ describe("what the learner's realm shares with the test, and what it keeps as wr
     expect(reason).toMatchObject({ name: "AbortError" });
   });
 
+  test("a realm whose code never fetches never builds fetch's classes: its data, arrays and objects cross without them", async () => {
+    const m = await learner(
+      "no-fetch",
+      `export function shapes() { return { list: [1, [2, 3]], when: new Date(0), note: "plain" }; }
+       export class Box { value = 1; read() { return [this.value]; } }
+       export const fetchBuilt = () => typeof Object.getOwnPropertyDescriptor(globalThis, "Headers")?.get !== "function";`,
+    );
+    expect(m.shapes()).toEqual({ list: [1, [2, 3]], when: new Date(0), note: "plain" });
+    expect(new m.Box().read()).toEqual([1]);
+    // Node builds Headers with fetch on first use, ~15 ms of a realm's start.
+    expect(m.fetchBuilt()).toBe(false);
+  });
+
   test("a test's stream is read through with for await, and a test's class instance's events reach a learner's listener", async () => {
     const m = await learner(
       "streams",
