@@ -7,7 +7,7 @@
 /** Marks a value that crosses as a description (a handle, a promise, an error…) rather than as plain data. */
 export const MARK = "\u0000lab";
 
-export const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
+const WELL_KNOWN = ["asyncIterator", "hasInstance", "iterator", "toPrimitive", "toStringTag"] as const;
 
 export type Key = string | { sym: (typeof WELL_KNOWN)[number] };
 export type Op = "apply" | "construct" | "get" | "set" | "has" | "delete" | "keys" | "describe" | "instanceof" | "invoke";
