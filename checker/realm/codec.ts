@@ -29,14 +29,14 @@ export interface Locals {
 
 /** What the codec needs of its membrane. */
 export interface CodecSide {
-  /** Posts `message` to the other side, unless this side has stopped. */
-  postUnlessStopped(message: Message): void;
+  /** Posts the message `make` makes to the other side, unless this side has stopped (then nothing is made, or encoded). */
+  postUnlessStopped(make: () => Message): void;
   testNow(): number | undefined;
   /** What the proxies of the other side's values call through. */
   link: HandleLink;
 }
 
-type Pending = { resolve(v: unknown): void; reject(e: unknown): void };
+export type Pending = { resolve(v: unknown): void; reject(e: unknown): void };
 
 let headersMade = false;
 /**
@@ -121,8 +121,8 @@ export class Codec {
   private encodePromise(promise: Promise<unknown>): unknown {
     const id = this.handles.localId(promise);
     promise.then(
-      (v) => this.side.postUnlessStopped({ k: "settle", promise: id, ok: true, value: this.encode(v) }),
-      (e) => this.side.postUnlessStopped({ k: "settle", promise: id, ok: false, value: this.encode(e) }),
+      (v) => this.side.postUnlessStopped(() => ({ k: "settle", promise: id, ok: true, value: this.encode(v) })),
+      (e) => this.side.postUnlessStopped(() => ({ k: "settle", promise: id, ok: false, value: this.encode(e) })),
     );
     return { [MARK]: "promise", id };
   }
@@ -152,7 +152,7 @@ export class Codec {
     if (!signal.aborted)
       signal.addEventListener(
         "abort",
-        () => this.side.postUnlessStopped({ k: "abort", signal: id, reason: this.encode(signal.reason), test: this.side.testNow() }),
+        () => this.side.postUnlessStopped(() => ({ k: "abort", signal: id, reason: this.encode(signal.reason), test: this.side.testNow() })),
         {
           once: true,
         },
@@ -185,7 +185,6 @@ export class Codec {
     if (Array.isArray(value)) return value.map((item) => this.decode(item));
     if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
     const tagged = value as Record<string, unknown> & { id: number };
-    const remember = <T extends object>(make: () => T) => this.handles.remember(tagged.id, make);
     switch (tagged[MARK]) {
       case undefined: {
         const copy: Record<string, unknown> = {};
@@ -204,19 +203,19 @@ export class Codec {
           applyLater: false,
         });
       case "rec":
-        return remember(() => {
+        return this.handles.remember(tagged.id, () => {
           const copy: Record<string, unknown> = {};
           for (const [key, item] of Object.entries(tagged.fields as Record<string, unknown>)) copy[key] = this.decode(item);
           return copy;
         });
       case "promise":
-        return remember(() => new Promise((resolve, reject) => this.promises.set(tagged.id, { resolve, reject })));
+        return this.handles.remember(tagged.id, () => new Promise((resolve, reject) => this.promises.set(tagged.id, { resolve, reject })));
       case "signal":
-        return remember(() => this.decodeSignal(tagged));
+        return this.handles.remember(tagged.id, () => this.decodeSignal(tagged));
       case "err":
-        return remember(() => this.decodeError(tagged));
+        return this.handles.remember(tagged.id, () => this.decodeError(tagged));
       case "client":
-        return remember(() => this.decodeClient(tagged));
+        return this.handles.remember(tagged.id, () => this.decodeClient(tagged));
       case "headers":
         return new Headers(tagged.entries as [string, string][]);
       default:

@@ -18,7 +18,7 @@
  */
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import { BellWatch, ring } from "./bell-watch.js";
-import { Codec, type Locals } from "./codec.js";
+import { Codec, type Locals, type Pending } from "./codec.js";
 import { type Call, MARK, MEMBRANE_MESSAGES, type Message, servedKey } from "./crossing.js";
 import { OwedWatch } from "./owed-watch.js";
 import type { CallParts, HandleLink } from "./remote-proxy.js";
@@ -42,7 +42,7 @@ export class Membrane {
   /** Ids of this side's calls and drains (its values' ids are the handle table's). */
   private nextId = 1;
   /** This side's calls the other side answers later (see sendLater), by this side's own ids: the other side's promises are by its ids. */
-  private readonly calledLater = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  private readonly calledLater = new Map<number, Pending>();
   private readonly replies = new Map<number, Message & { k: "reply" }>();
   private readonly draining = new Map<number, () => void>();
   private stopped: RealmStopped | null = null;
@@ -70,11 +70,7 @@ export class Membrane {
     /** The trusted side: the other side reaches its handles only through served keys (see servedKey). */
     private readonly guarded = false,
   ) {
-    this.codec = new Codec(
-      { postUnlessStopped: (message) => !this.stopped && this.post(message), testNow: () => this.testNow(), link: this.link },
-      locals,
-      guarded,
-    );
+    this.codec = new Codec({ postUnlessStopped: (make) => this.postUnlessStopped(make), testNow: () => this.testNow(), link: this.link }, locals, guarded);
     port.on("message", (message: Message) => this.handle(message));
     this.owedWatch =
       guarded && Number.isFinite(limitMs)
@@ -117,6 +113,11 @@ export class Membrane {
     this.locals.beforePost?.();
     this.port.postMessage(message);
     ring(this.bells, 1 - this.side);
+  }
+
+  /** Posts the message `make` makes unless this side has stopped: an outcome that comes after the end is not even encoded. */
+  private postUnlessStopped(make: () => Message): void {
+    if (!this.stopped) this.post(make());
   }
 
   encode(value: unknown): unknown {
@@ -277,7 +278,8 @@ export class Membrane {
 
   /** A call whose caller did not wait (see sendLater): its outcome settles the caller's promise `id`. */
   private serveLater(message: Call): void {
-    const settle = (ok: boolean, value: unknown) => !this.stopped && this.post({ k: "settle", promise: message.id, ok, value: this.encode(value), call: true });
+    const settle = (ok: boolean, value: unknown) =>
+      this.postUnlessStopped(() => ({ k: "settle", promise: message.id, ok, value: this.encode(value), call: true }));
     try {
       Promise.resolve(this.perform(message)).then(
         (value) => settle(true, value),
