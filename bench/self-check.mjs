@@ -50,32 +50,35 @@ const startup = performance.now() - started;
 console.log(`runner start: ${seconds(startup)} (${WORKERS} workers, load average ${loadavg()[0].toFixed(1)})`);
 
 let problems = 0;
+/** A runner that also keeps, per run, the time spent in its tests: the runs counted as they happen, not from the self-check's plan. */
+const timing = (on, into) => ({
+  runMany: async (requests) => {
+    const results = await on.runMany(requests);
+    into.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
+    return results;
+  },
+});
+const check = async (chosen) => {
+  const timed = { here: [], walled: [] };
+  const verdicts = await selfCheck(timing(runner, timed.here), chosen, { runner: timing(walled, timed.walled), where: "walled" });
+  const found = verdicts.reduce((n, v) => n + v.problems.length, 0);
+  problems += found;
+  return { timed, runs: [...timed.here, ...timed.walled], found };
+};
 if (together) {
   const before = performance.now();
-  const verdicts = await selfCheck(runner, exercises, { runner: walled, where: "walled" });
-  problems = verdicts.reduce((n, v) => n + v.problems.length, 0);
-  const runs = verdicts.reduce((n, v) => n + 3 + v.mutants.length + v.alternatives.length + (v.reference ? 1 : 0), 0);
+  const { runs, found } = await check(exercises);
   const wall = performance.now() - before;
-  console.log(`all together: ${seconds(wall)} wall for ${runs} runs (${seconds(wall / runs)} a run)${problems ? `, ${problems} problem(s)` : ""}`);
+  console.log(`all together: ${seconds(wall)} wall for ${runs.length} runs (${seconds(wall / runs.length)} a run)${found ? `, ${found} problem(s)` : ""}`);
 }
 for (const exercise of together ? [] : exercises) {
   const before = performance.now();
-  const timed = { here: [], walled: [] };
-  const timing = (on, into) => ({
-    runMany: async (requests) => {
-      const results = await on.runMany(requests);
-      into.push(...results.map((r) => r.tests.reduce((sum, t) => sum + t.ms, 0)));
-      return results;
-    },
-  });
-  const [verdict] = await selfCheck(timing(runner, timed.here), [exercise], { runner: timing(walled, timed.walled), where: "walled" });
+  const { timed, runs, found } = await check([exercise]);
   const wall = performance.now() - before;
-  const runs = [...timed.here, ...timed.walled];
-  problems += verdict.problems.length;
   console.log(
     `${exercise.id}: ${seconds(wall)} for ${timed.here.length} runs + ${timed.walled.length} walled (${seconds(wall / runs.length)} a run); ` +
       `time in tests per run: median ${seconds(median(runs))}, slowest ${seconds(Math.max(...runs))}` +
-      (verdict.problems.length ? `, ${verdict.problems.length} problem(s)` : ""),
+      (found ? `, ${found} problem(s)` : ""),
   );
 }
 await Promise.all([runner.close(), walled.close()]);
