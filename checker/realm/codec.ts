@@ -76,12 +76,10 @@ export class Codec {
     if (headersExist() && value instanceof Headers) return { [MARK]: "headers", entries: [...value] };
     if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
     if (Array.isArray(value)) return value.map((item) => this.encode(item, depth + 1));
-    if (isPlainData(value, depth)) {
-      const copy: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) copy[key] = this.encode(item, depth + 1);
-      return copy;
-    }
-    if (this.guarded && isFrozenRecord(value)) return this.encodeRecord(value, depth);
+    if (isPlainData(value, depth)) return this.encodeFields(value, depth);
+    // A test's frozen object, functions among its fields: nothing about it can change, so it
+    // crosses as a copy whose functions are handles, and crosses back as itself.
+    if (this.guarded && isFrozenRecord(value)) return { [MARK]: "rec", id: this.handles.handOut(value), fields: this.encodeFields(value, depth) };
     const id = this.handles.handOut(value);
     let shape = this.shapes.get(id);
     if (!shape) this.shapes.set(id, (shape = this.shapeOf(value)));
@@ -95,8 +93,7 @@ export class Codec {
    */
   private shapeOf(value: object): { methods: string[]; later: string[] } {
     const methods = methodNames(value, this.guarded);
-    const later = (method: unknown) => (this.guarded ? this.callsLater(method) : isAsyncFunction(method));
-    return { methods, later: methods.filter((key) => later((value as Record<string, unknown>)[key])) };
+    return { methods, later: methods.filter((key) => isAsyncFunction((value as Record<string, unknown>)[key])) };
   }
 
   /**
@@ -108,14 +105,11 @@ export class Codec {
     return this.guarded && isAsyncFunction(value);
   }
 
-  /**
-   * A test's frozen object, functions among its fields: nothing about it can change, so it
-   * crosses as a copy whose functions are handles, and crosses back as itself.
-   */
-  private encodeRecord(value: object, depth: number): unknown {
+  /** An object's own enumerable fields, each encoded. */
+  private encodeFields(value: object, depth: number): Record<string, unknown> {
     const fields: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) fields[key] = this.encode(item, depth + 1);
-    return { [MARK]: "rec", id: this.handles.handOut(value), fields };
+    return fields;
   }
 
   private encodePromise(promise: Promise<unknown>): unknown {
@@ -186,11 +180,8 @@ export class Codec {
     if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Date || value instanceof RegExp) return value;
     const tagged = value as Record<string, unknown> & { id: number };
     switch (tagged[MARK]) {
-      case undefined: {
-        const copy: Record<string, unknown> = {};
-        for (const [key, item] of Object.entries(tagged)) copy[key] = this.decode(item);
-        return copy;
-      }
+      case undefined:
+        return this.decodeFields(tagged);
       case "yours":
         return this.handles.local(tagged.id);
       // A function of the learner's is waited for, and stopped at the limit: its first steps run before the test goes on.
@@ -203,11 +194,7 @@ export class Codec {
           applyLater: false,
         });
       case "rec":
-        return this.handles.remember(tagged.id, () => {
-          const copy: Record<string, unknown> = {};
-          for (const [key, item] of Object.entries(tagged.fields as Record<string, unknown>)) copy[key] = this.decode(item);
-          return copy;
-        });
+        return this.handles.remember(tagged.id, () => this.decodeFields(tagged.fields as Record<string, unknown>));
       case "promise":
         return this.handles.remember(tagged.id, () => new Promise((resolve, reject) => this.promises.set(tagged.id, { resolve, reject })));
       case "signal":
@@ -221,6 +208,12 @@ export class Codec {
       default:
         return undefined;
     }
+  }
+
+  private decodeFields(fields: Record<string, unknown>): Record<string, unknown> {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(fields)) copy[key] = this.decode(item);
+    return copy;
   }
 
   private decodeSignal(tagged: Record<string, unknown> & { id: number }): AbortSignal {

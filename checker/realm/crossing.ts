@@ -101,11 +101,15 @@ export function methodNames(value: object, guarded: boolean): string[] {
   return methods;
 }
 
+/** Whether `value` was made by an object literal or Object.create(null): no class of its own. */
+function hasPlainPrototype(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /** A frozen object of a plain prototype holding no accessor: a copy of it is the object, for good. */
 export function isFrozenRecord(value: object): boolean {
-  if (!Object.isFrozen(value) || typeof value === "function") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (!Object.isFrozen(value) || typeof value === "function" || !hasPlainPrototype(value)) return false;
   return Object.values(Object.getOwnPropertyDescriptors(value)).every((found) => "value" in found);
 }
 
@@ -115,9 +119,7 @@ export function isFrozenRecord(value: object): boolean {
  * `{ halted, check() }` whose `check` sets `halted` reads the same on both sides.
  */
 export function isPlainData(value: object, depth: number): boolean {
-  if (depth > 64) return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (depth > 64 || !hasPlainPrototype(value)) return false;
   for (const key of Object.keys(value)) {
     const found = Object.getOwnPropertyDescriptor(value, key)!;
     if (!("value" in found) || typeof found.value === "function") return false;
